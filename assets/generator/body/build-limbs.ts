@@ -1,0 +1,204 @@
+import { cappedBands, type BuildContext } from '../characters/build-context.js';
+import { mixColor, shadeColor } from '../geometry/color.js';
+import { addGrid } from '../geometry/grid-surface.js';
+import { tubeRows, type TubeRing } from '../geometry/tube.js';
+import { profile, type Vec3 } from '../geometry/vec3.js';
+import { chainWeights, rigid } from '../skeleton/skin-weights.js';
+
+type Side = 'left' | 'right';
+const SIDES = ['left', 'right'] as const;
+
+/** Both arms: a rounded deltoid at the shoulder joint, sleeves with a hem, bare forearms. */
+export function buildArms(ctx: BuildContext): void {
+  for (const side of SIDES) buildArm(ctx, side);
+}
+
+function buildArm(ctx: BuildContext, side: Side): void {
+  const { spec, skeleton, palette, k } = ctx;
+  const P = skeleton.position;
+  const sgn = side === 'left' ? 1 : -1;
+  const ua = Math.abs(P[`${side}UpperArm`][0]);
+  const la = Math.abs(P[`${side}LowerArm`][0]);
+  const hd = Math.abs(P[`${side}Hand`][0]);
+  const y = P[`${side}UpperArm`][1];
+  const r0 = 0.043 * k * spec.body.limb;
+  const radius = (u: number): number =>
+    profile(
+      [
+        [ua, r0],
+        [ua + 0.35 * (la - ua), r0 * 0.8],
+        [la, r0 * 0.64],
+        [la + 0.3 * (hd - la), r0 * 0.68],
+        [hd - 0.01, r0 * 0.46],
+      ],
+      u,
+    );
+  const sleeveEnd = spec.outfit.sleeve <= 0 ? ua - r0 : ua + spec.outfit.sleeve * (hd - 0.012 - ua);
+  const sleeveColor = palette.jacket ?? palette.top;
+  const loose = 0.006 * k;
+  const us: number[] = [];
+  const n = 26;
+  for (let i = 0; i <= n; i++) us.push(ua + ((hd + 0.012 - ua) * i) / n);
+  const hasSleeve = sleeveEnd > ua;
+  if (hasSleeve) us.push(sleeveEnd - 0.014 * k, sleeveEnd - 0.002 * k, sleeveEnd);
+  us.sort((a, b) => a - b);
+  const dedup = us.filter((u, i) => i === 0 || u - us[i - 1]! > 1e-4);
+  const rings: TubeRing[] = dedup.map((u) => {
+    let r = radius(u);
+    if (hasSleeve && u <= sleeveEnd - 0.0015 * k) r = Math.max(r, radius(Math.min(u, ua + 0.3 * (la - ua)))) + loose;
+    if (hasSleeve && Math.abs(u - sleeveEnd + 0.002 * k) < 1e-6) r += 0.002 * k;
+    const z = profile([[ua, P[`${side}UpperArm`][2]], [la, P[`${side}LowerArm`][2]], [hd, P[`${side}Hand`][2]]], u);
+    return { center: [sgn * u, y, z], rx: r * 1.04, ry: r };
+  });
+  const cuff = shadeColor(sleeveColor, 0.6);
+  const bands = dedup.slice(0, -1).map((u, i) => {
+    const mid = (u + dedup[i + 1]!) / 2;
+    if (!hasSleeve || mid > sleeveEnd) return palette.skin;
+    if (mid > sleeveEnd - 0.002 * k) return cuff;
+    if (mid > sleeveEnd - 0.014 * k && spec.outfit.sleeve > 0.7) return palette.topAccent;
+    return sleeveColor;
+  });
+  // Shoulder ball: a dome ahead of the first ring, centred on the joint.
+  const tube = tubeRows(rings, 18, [0, 1, 0], { caps: true });
+  const chain = [`${side}UpperArm`, `${side}LowerArm`, `${side}Hand`] as const;
+  addGrid(ctx.builder, 'body', {
+    ...tube,
+    bands: cappedBands(bands),
+    wrap: true,
+    skin: (p) => chainWeights(chain, [ua, la, hd], Math.abs(p[0]), 0.03 * k),
+  });
+  buildHand(ctx, side);
+}
+
+function buildHand(ctx: BuildContext, side: Side): void {
+  const { skeleton, palette, k } = ctx;
+  const sgn = side === 'left' ? 1 : -1;
+  const [hx, hy, hz] = skeleton.position[`${side}Hand`];
+  const skin = rigid(`${side}Hand`);
+  const u0 = Math.abs(hx);
+  const palmLen = 0.082 * k;
+  const palmRings: TubeRing[] = [0, 0.25, 0.5, 0.75, 1].map((t) => ({
+    center: [sgn * (u0 - 0.004 + palmLen * t), hy - 0.003 * k, hz + 0.003 * k],
+    rx: k * profile([[0, 0.026], [0.4, 0.039], [1, 0.041]], t),
+    ry: k * profile([[0, 0.019], [0.5, 0.016], [1, 0.012]], t),
+  }));
+  // rx lies along the ring's side axis; with up=+Y and the tube along X the side axis is ±Z.
+  addGrid(ctx.builder, 'body', {
+    ...tubeRows(palmRings, 14, [0, 1, 0], { caps: true, exponent: 2.4 }),
+    bands: cappedBands(palmRings.slice(1).map(() => palette.skin)),
+    wrap: true,
+    skin: () => skin,
+  });
+  const fingers = [
+    { dz: 0.028, len: 0.066 },
+    { dz: 0.0095, len: 0.074 },
+    { dz: -0.0095, len: 0.07 },
+    { dz: -0.027, len: 0.056 },
+  ] as const;
+  for (const f of fingers) {
+    const base: Vec3 = [sgn * (u0 + palmLen - 0.008 * k), hy - 0.004 * k, hz + f.dz * k];
+    const rings: TubeRing[] = [0, 0.33, 0.66, 1].map((t) => ({
+      center: [base[0] + sgn * f.len * k * t, base[1] - 0.012 * k * t * t, base[2] + f.dz * 0.25 * k * t],
+      rx: 0.0088 * k * (1 - 0.15 * t),
+      ry: 0.0082 * k * (1 - 0.15 * t),
+    }));
+    addGrid(ctx.builder, 'body', {
+      ...tubeRows(rings, 8, [0, 1, 0], { caps: true }),
+      bands: cappedBands(rings.slice(1).map(() => palette.skin)),
+      wrap: true,
+      skin: () => skin,
+    });
+  }
+  const tb: Vec3 = [sgn * (u0 + 0.018 * k), hy - 0.007 * k, hz + 0.03 * k];
+  const thumb: TubeRing[] = [0, 0.5, 1].map((t) => ({
+    center: [tb[0] + sgn * 0.036 * k * t, tb[1] - 0.01 * k * t, tb[2] + 0.034 * k * t],
+    rx: 0.011 * k * (1 - 0.2 * t),
+    ry: 0.0105 * k * (1 - 0.2 * t),
+  }));
+  addGrid(ctx.builder, 'body', {
+    ...tubeRows(thumb, 8, [0, 1, 0], { caps: true }),
+    bands: cappedBands(thumb.slice(1).map(() => palette.skin)),
+    wrap: true,
+    skin: () => skin,
+  });
+}
+
+/** Both legs with trousers, tights or bare skin, optional boots, and rounded shoes. */
+export function buildLegs(ctx: BuildContext): void {
+  for (const side of SIDES) buildLeg(ctx, side);
+}
+
+function buildLeg(ctx: BuildContext, side: Side): void {
+  const { spec, skeleton, palette, k } = ctx;
+  const P = skeleton.position;
+  const h = spec.height;
+  const [lx, legY] = P[`${side}UpperLeg`];
+  const kneeY = P[`${side}LowerLeg`][1];
+  const ankleY = P[`${side}Foot`][1];
+  const rT = (0.066 + spec.body.hipWidth * 0.12) * k * spec.body.limb;
+  const trousers = spec.outfit.bottomKind === 'trousers';
+  const radius = (y: number): number => {
+    const r = profile(
+      [
+        [ankleY, rT * 0.38],
+        [kneeY - 0.45 * (kneeY - ankleY), rT * 0.62],
+        [kneeY - 0.1 * (kneeY - ankleY), rT * 0.58],
+        [kneeY + 0.05 * (legY - kneeY), rT * 0.58],
+        [legY - 0.3 * (legY - kneeY), rT * 0.86],
+        [legY + 0.04 * h, rT],
+      ],
+      y,
+    );
+    return trousers ? Math.max(r + 0.008 * k, y < kneeY ? rT * 0.66 : 0) : r;
+  };
+  const topY = legY + 0.045 * h;
+  const endY = ankleY - 0.012 * h;
+  const bootTop = spec.outfit.boots ? ankleY + 0.45 * (kneeY - ankleY) : -1;
+  const ys: number[] = [];
+  const n = 30;
+  for (let i = 0; i <= n; i++) ys.push(topY + ((endY - topY) * i) / n);
+  if (spec.outfit.boots) ys.push(bootTop, bootTop - 0.004 * k);
+  ys.sort((a, b) => b - a);
+  const rings: TubeRing[] = ys.map((y) => {
+    let r = radius(y);
+    if (y <= bootTop) r = Math.max(r, rT * 0.5) + 0.005 * k;
+    return { center: [lx * (1 - 0.08 * (topY - y) / (topY - endY)), y, 0.004 * k], rx: r, ry: r * 1.02 };
+  });
+  const legColor = trousers ? palette.bottom : palette.legs;
+  const bands = ys.slice(0, -1).map((y, i) => {
+    const mid = (y + ys[i + 1]!) / 2;
+    if (mid <= bootTop) return mid > bootTop - 0.004 * k ? shadeColor(palette.shoes, 0.7) : palette.shoes;
+    return legColor;
+  });
+  const chain = ['hips', `${side}UpperLeg`, `${side}LowerLeg`, `${side}Foot`] as const;
+  const at = [-(legY + 0.035 * h), -legY, -kneeY, -ankleY];
+  addGrid(ctx.builder, 'body', {
+    ...tubeRows(rings, 20, [0, 0, 1], { caps: true }),
+    bands: cappedBands(bands),
+    wrap: true,
+    skin: (p) => chainWeights(chain, at, -p[1], 0.03 * k),
+  });
+  buildShoe(ctx, side, lx * 0.92);
+}
+
+function buildShoe(ctx: BuildContext, side: Side, x: number): void {
+  const { skeleton, palette, k } = ctx;
+  const foot = skeleton.position[`${side}Foot`];
+  const len = 0.26 * k;
+  const z0 = foot[2] - 0.055 * k;
+  const rings: TubeRing[] = [0, 0.15, 0.35, 0.55, 0.75, 0.9, 1].map((t) => {
+    const hh = k * profile([[0, 0.04], [0.3, 0.042], [0.6, 0.03], [1, 0.022]], t);
+    return {
+      center: [x + 0.004 * k * (x > 0 ? 1 : -1) * t, hh, z0 + len * t],
+      rx: k * profile([[0, 0.036], [0.6, 0.047], [1, 0.038]], t),
+      ry: hh,
+    };
+  });
+  const sole = mixColor(palette.shoes, [0.9, 0.88, 0.85], 0.15);
+  addGrid(ctx.builder, 'body', {
+    ...tubeRows(rings, 18, [0, 1, 0], { caps: true, exponent: 2.6 }),
+    bands: cappedBands(rings.slice(1).map((_, i) => (i === 0 ? sole : palette.shoes))),
+    wrap: true,
+    skin: () => rigid(`${side}Foot`),
+  });
+}

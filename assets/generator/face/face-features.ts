@@ -1,0 +1,277 @@
+import type { BuildContext } from '../characters/build-context.js';
+import { mixColor, shadeColor } from '../geometry/color.js';
+import { clamp, type Vec3 } from '../geometry/vec3.js';
+import type { BrowState, EyeState, FaceState } from './face-state.js';
+
+/** A face feature as a grid on the head: positions, normals and colours per point. */
+export interface FeatureGrid {
+  readonly rows: Vec3[][];
+  readonly normals: Vec3[][];
+  readonly colors: Vec3[][];
+  readonly wrap: boolean;
+  readonly pole?: Vec3;
+}
+
+/** 2D face-space point (head units) with a colour. */
+type FacePoint = readonly [number, number, Vec3];
+
+/**
+ * Builds every face feature for one state. The point counts never depend on the state, so the
+ * grids of two states line up vertex by vertex (the morph target is their difference).
+ */
+export function faceFeatures(ctx: BuildContext, state: FaceState): FeatureGrid[] {
+  const grids: FeatureGrid[] = [];
+  const toGrid = (pts: FacePoint[][], offset: number, wrap = false, pole?: readonly [number, number]): FeatureGrid => {
+    const projected = pts.map((row) => row.map(([u, v]) => ctx.head.project(u, v, offset)));
+    return {
+      rows: projected.map((r) => r.map((p) => p.position)),
+      normals: projected.map((r) => r.map((p) => p.normal)),
+      colors: pts.map((r) => r.map((p) => p[2])),
+      wrap,
+      ...(pole ? { pole: ctx.head.project(pole[0], pole[1], offset).position } : {}),
+    };
+  };
+  for (const side of [1, -1] as const) {
+    const eye = side === 1 ? state.leftEye : state.rightEye;
+    const brow = side === 1 ? state.leftBrow : state.rightBrow;
+    grids.push(...eyeGrids(ctx, side, eye, toGrid));
+    grids.push(toGrid(browPoints(ctx, side, brow), 0.012));
+  }
+  grids.push(...mouthGrids(ctx, state, toGrid));
+  return grids;
+}
+
+type ToGrid = (pts: FacePoint[][], offset: number, wrap?: boolean, pole?: readonly [number, number]) => FeatureGrid;
+
+/** Geometry of one eye in its own frame: x' from inner (−w) to outer (+w) corner. */
+function eyeFrame(ctx: BuildContext, side: 1 | -1, eye: EyeState) {
+  const f = ctx.spec.face;
+  const w = 0.145 * f.eyeSize;
+  const hu = 0.17 * f.eyeSize;
+  const hl = 0.085 * f.eyeSize;
+  const cx = side * 0.36 * f.eyeSpacing;
+  const cy = -0.16;
+  const t = (x: number): number => (x + w) / (2 * w);
+  const tilt = (x: number): number => f.eyeTilt * (t(x) - 0.5);
+  const bump = (x: number, p: number): number => Math.sin(Math.PI * clamp(t(x), 0, 1) ** 0.85) ** p;
+  const upperOpen = (x: number): number => tilt(x) + hu * bump(x, 0.65) * (1 + 0.08 * f.age * 0);
+  const lowerOpen = (x: number): number => tilt(x) - hl * bump(x, 0.9) * (1 - 0.6 * eye.lowerLift);
+  const closed = (x: number): number => tilt(x) + (eye.arch > 0 ? 0.5 * hu * eye.arch : 0.35 * hl * eye.arch) * bump(x, 1) - 0.2 * hl;
+  const upper = (x: number): number => closed(x) + (upperOpen(x) - closed(x)) * eye.open;
+  const lower = (x: number): number => closed(x) + (lowerOpen(x) - closed(x)) * Math.min(1, eye.open);
+  const toFace = (x: number, y: number): [number, number] => [cx + side * x, cy + y];
+  return { w, hu, hl, cx, cy, t, upper, lower, toFace };
+}
+
+function eyeGrids(ctx: BuildContext, side: 1 | -1, eye: EyeState, toGrid: ToGrid): FeatureGrid[] {
+  const { palette, spec } = ctx;
+  const e = eyeFrame(ctx, side, eye);
+  const out: FeatureGrid[] = [];
+  const cols = 14;
+  const xs = Array.from({ length: cols + 1 }, (_, i) => -e.w + (2 * e.w * i) / cols);
+  const white: Vec3 = [0.93, 0.93, 0.95];
+  const whiteShadow: Vec3 = [0.62, 0.64, 0.72];
+  // Eye white: rows from the lower lid to the upper lid.
+  const whiteRows: FacePoint[][] = [0, 0.35, 0.7, 1].map((r) =>
+    xs.map((x) => {
+      const [u, v] = e.toFace(x, e.lower(x) + (e.upper(x) - e.lower(x)) * r);
+      return [u, v, mixColor(white, whiteShadow, r ** 3)];
+    }),
+  );
+  out.push(toGrid(whiteRows, 0.006));
+
+  // Iris, pupil and highlights: discs clamped between the lids so they never leave the eye.
+  const clampToEye = (x: number, y: number): [number, number] => {
+    const cx = clamp(x, -e.w * 0.97, e.w * 0.97);
+    const lo = e.lower(cx);
+    const hi = Math.max(lo, e.upper(cx) - 0.004);
+    return e.toFace(cx, clamp(y, lo, hi));
+  };
+  const lx = side * eye.lookX;
+  const ly = eye.lookY - 0.005;
+  const irisR = { x: 0.088 * spec.face.eyeSize, y: 0.108 * spec.face.eyeSize };
+  const disc = (
+    ox: number,
+    oy: number,
+    rx: number,
+    ry: number,
+    rings: number,
+    segs: number,
+    color: (ring: number, a: number) => Vec3,
+    offset: number,
+  ): FeatureGrid => {
+    const rows: FacePoint[][] = [];
+    for (let r = 1; r <= rings; r++) {
+      const f = r / rings;
+      rows.push(
+        Array.from({ length: segs }, (_, j) => {
+          const a = (2 * Math.PI * j) / segs;
+          const [u, v] = clampToEye(ox + Math.cos(a) * rx * f, oy + Math.sin(a) * ry * f);
+          return [u, v, color(f, a)];
+        }),
+      );
+    }
+    const centre = clampToEye(ox, oy);
+    rows.unshift(Array.from({ length: segs }, (_, j) => [centre[0], centre[1], color(0, (2 * Math.PI * j) / segs)]));
+    // The first row collapses to the centre; use a tiny ring instead of a pole to keep areas > 0.
+    rows[0] = rows[0]!.map((_, j) => {
+      const a = (2 * Math.PI * j) / segs;
+      const [u, v] = clampToEye(ox + Math.cos(a) * rx * 0.08, oy + Math.sin(a) * ry * 0.08);
+      return [u, v, color(0, a)];
+    });
+    return toGrid(rows, offset, true);
+  };
+  const iris = palette.iris;
+  const irisDark = shadeColor(iris, 0.35);
+  const irisLight = mixColor(iris, [1, 1, 1], 0.18);
+  out.push(
+    disc(lx, ly, irisR.x, irisR.y, 4, 20, (f, a) => {
+      const top = (Math.sin(a) + 1) / 2; // 1 at the top of the iris
+      const base = mixColor(irisLight, irisDark, top ** 1.5 * 0.85);
+      return f > 0.9 ? mixColor(base, irisDark, 0.7) : base;
+    }, 0.009),
+  );
+  out.push(disc(lx, ly + 0.004, irisR.x * 0.45, irisR.y * 0.47, 2, 14, () => shadeColor(iris, 0.08), 0.011));
+  const hl: Vec3 = [1, 1, 1];
+  out.push(disc(lx + 0.032 * side * side, ly + 0.045, 0.03 * spec.face.eyeSize, 0.034 * spec.face.eyeSize, 1, 10, () => hl, 0.013));
+  out.push(disc(lx - 0.03, ly - 0.05, 0.014 * spec.face.eyeSize, 0.014 * spec.face.eyeSize, 1, 8, () => [0.85, 0.9, 1], 0.013));
+
+  // Upper lash line, thicker toward the outer corner, with a small flick.
+  const lash: Vec3 = mixColor([0.02, 0.014, 0.014], palette.hairDark, 0.25);
+  const lashCols = 16;
+  const lx0 = -e.w * 1.04;
+  const lx1 = e.w * 1.16;
+  const lashXs = Array.from({ length: lashCols + 1 }, (_, i) => lx0 + ((lx1 - lx0) * i) / lashCols);
+  const lidAt = (x: number): number => {
+    if (x <= e.w) return e.upper(Math.max(x, -e.w));
+    return e.upper(e.w) + (x - e.w) * 0.45;
+  };
+  const thick = (x: number): number => spec.face.lashes * 0.024 * (0.3 + 0.9 * clamp(e.t(x), 0, 1.1));
+  out.push(
+    toGrid(
+      [
+        lashXs.map((x) => [...e.toFace(x, lidAt(x) - 0.01), lash] as FacePoint),
+        lashXs.map((x) => [...e.toFace(x, lidAt(x) + thick(x) * 0.6), lash] as FacePoint),
+        lashXs.map((x) => [...e.toFace(x, lidAt(x) + thick(x)), lash] as FacePoint),
+      ],
+      0.014,
+    ),
+  );
+  // Eyelid crease above the lash line.
+  const crease = mixColor(palette.skinShade, lash, 0.15);
+  const creaseXs = Array.from({ length: 10 }, (_, i) => -e.w * 0.55 + (e.w * 1.5 * i) / 9);
+  out.push(
+    toGrid(
+      [
+        creaseXs.map((x) => [...e.toFace(x, lidAt(x) + 0.045 + 0.006 * spec.face.age), crease] as FacePoint),
+        creaseXs.map((x) => [...e.toFace(x, lidAt(x) + 0.054 + 0.006 * spec.face.age), crease] as FacePoint),
+      ],
+      0.009,
+    ),
+  );
+  // Lower lash / lid line on the outer half.
+  const lowerXs = Array.from({ length: 9 }, (_, i) => -e.w * 0.1 + (e.w * 1.1 * i) / 8);
+  const lowerLine = mixColor(palette.skinShade, lash, 0.45);
+  out.push(
+    toGrid(
+      [
+        lowerXs.map((x) => [...e.toFace(x, e.lower(x) - 0.009), lowerLine] as FacePoint),
+        lowerXs.map((x) => [...e.toFace(x, e.lower(x) - 0.001), lowerLine] as FacePoint),
+      ],
+      0.012,
+    ),
+  );
+  return out;
+}
+
+function browPoints(ctx: BuildContext, side: 1 | -1, brow: BrowState): FacePoint[][] {
+  const f = ctx.spec.face;
+  const e = eyeFrame(ctx, side, { open: 1, arch: 0, lowerLift: 0, lookX: 0, lookY: 0 });
+  const color = mixColor(ctx.palette.hairDark, [0.02, 0.015, 0.01], 0.35);
+  const n = 10;
+  const rows: FacePoint[][] = [[], []];
+  for (let i = 0; i <= n; i++) {
+    const t = i / n;
+    const x = -e.w * 0.95 + e.w * 2.15 * t;
+    const y = e.hu + 0.085 + brow.lift + 0.03 * Math.sin(Math.PI * t ** 0.8) + brow.inner * (1 - t) ** 1.5 - 0.02 * t;
+    const th = 0.032 * f.browThickness * (1 - 0.55 * t);
+    rows[0]!.push([...e.toFace(x, y - th * 0.5), color]);
+    rows[1]!.push([...e.toFace(x, y + th * 0.5), color]);
+  }
+  return rows;
+}
+
+function mouthGrids(ctx: BuildContext, state: FaceState, toGrid: ToGrid): FeatureGrid[] {
+  const { palette, spec } = ctx;
+  const m = state.mouth;
+  const my = -0.6;
+  const a = 0.13 * m.width;
+  const line = 0.013;
+  const p = 0.85 - 0.35 * m.round;
+  const c = (s: number): number => 0.05 * m.smile * s * s - 0.012 * m.smile;
+  const U = (s: number): number => my + c(s) + 0.28 * m.open * (1 - s * s) ** p;
+  const L = (s: number): number => my + c(s) - 0.72 * m.open * (1 - s * s) ** p - line * (1 - s * s) ** 0.5 - 0.0015;
+  const n = 16;
+  const ss = Array.from({ length: n + 1 }, (_, i) => -1 + (2 * i) / n);
+  const inner = mixColor(palette.lips, [0.05, 0.005, 0.01], 0.6);
+  const innerTop = shadeColor(inner, 0.55);
+  const out: FeatureGrid[] = [];
+  out.push(
+    toGrid(
+      [0, 0.5, 1].map((r) => ss.map((s) => [a * s, L(s) + (U(s) - L(s)) * r, mixColor(inner, innerTop, r)] as FacePoint)),
+      0.006,
+    ),
+  );
+  const gap = (s: number): number => Math.max(0, U(s) - L(s) - line * 1.2);
+  const ts = ss.map((s) => s * 0.78);
+  const teeth: Vec3 = [0.9, 0.9, 0.88];
+  out.push(
+    toGrid(
+      [
+        ts.map((s) => [a * s, U(s) - 0.001 - Math.min(0.032, 0.42 * gap(s)), teeth] as FacePoint),
+        ts.map((s) => [a * s, U(s) - 0.0005, teeth] as FacePoint),
+      ],
+      0.008,
+    ),
+  );
+  const tongue = mixColor(palette.lips, [0.9, 0.35, 0.35], 0.35);
+  const gs = ss.map((s) => s * 0.62);
+  out.push(
+    toGrid(
+      [
+        gs.map((s) => [a * s, L(s) + 0.0005, tongue] as FacePoint),
+        gs.map((s) => [a * s, L(s) + 0.001 + 0.38 * gap(s) * Math.sqrt(1 - (s / 0.62) ** 2 * 0.7), tongue] as FacePoint),
+      ],
+      0.0085,
+    ),
+  );
+  // Lower lip hint: a short soft arc under the mouth that follows the jaw.
+  const lip = mixColor(palette.skin, palette.lips, 0.45);
+  const ls = Array.from({ length: 9 }, (_, i) => -0.45 + (0.9 * i) / 8);
+  out.push(
+    toGrid(
+      [
+        ls.map((s) => [a * s * 1.05, L(s) - 0.04 - 0.012 * (1 - (s / 0.45) ** 2), lip] as FacePoint),
+        ls.map((s) => [a * s * 1.05, L(s) - 0.034, lip] as FacePoint),
+      ],
+      0.004,
+    ),
+  );
+  if (spec.face.beard) {
+    // Moustache rides on the upper lip so it follows every viseme.
+    const hair = ctx.palette.hair;
+    const ms = Array.from({ length: 13 }, (_, i) => -1.25 + (2.5 * i) / 12);
+    const mu = (s: number): number => U(clamp(s, -1, 1)) + (Math.abs(s) > 1 ? -(Math.abs(s) - 1) * 0.2 : 0);
+    out.push(
+      toGrid(
+        [
+          ms.map((s) => [a * s, mu(s) + 0.006, shadeColor(hair, 0.8)] as FacePoint),
+          ms.map((s) => [a * s * 1.02, mu(s) + 0.035 + 0.025 * (1 - (s / 1.25) ** 2), hair] as FacePoint),
+          ms.map((s) => [a * s * 0.9, mu(s) + 0.06 + 0.03 * (1 - (s / 1.25) ** 2), mixColor(hair, ctx.palette.hairHighlight, 0.5)] as FacePoint),
+        ],
+        0.022,
+      ),
+    );
+  }
+  return out;
+}

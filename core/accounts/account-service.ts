@@ -1,0 +1,159 @@
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { AccountRecord, ApiKeyRecord, KeyMode, Store, Tier } from '../ports/store.js';
+import { NotFoundError, ServiceError, UnauthorizedError, ValidationError } from '../errors.js';
+import { digestsEqual, generateApiKey, hashApiKey, looksLikeApiKey, modeOfApiKey } from './api-key-secret.js';
+import { signJwt, verifyJwt } from './jwt.js';
+import { hashPassword, verifyPassword } from './password.js';
+import type { Principal } from './principal.js';
+
+export const Tiers = ['free', 'creator', 'pro', 'enterprise'] as const satisfies readonly Tier[];
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const TOKEN_TTL_S = 3600;
+/** `last_used_at` is refreshed at most this often, so authentication stays a read. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface AccountServiceDeps {
+  store: Store;
+  clock: Clock;
+  ids: IdGenerator;
+  jwtSecret: string;
+}
+
+export interface CreateAccountInput {
+  email: string;
+  password: string;
+  tier?: Tier;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: number;
+}
+
+/** Accounts, their API keys and account tokens (JWT). */
+export class AccountService {
+  readonly #deps: AccountServiceDeps;
+
+  constructor(deps: AccountServiceDeps) {
+    this.#deps = deps;
+  }
+
+  async createAccount(input: CreateAccountInput): Promise<AccountRecord> {
+    const email = input.email.trim().toLowerCase();
+    if (!EMAIL.test(email)) throw new ValidationError('email', 'email must be an e-mail address');
+    if (input.password.length < 8) throw new ValidationError('password', 'password must be at least 8 characters');
+    const tier = input.tier ?? 'free';
+    if (!Tiers.includes(tier)) throw new ValidationError('tier', `tier must be one of ${Tiers.join(', ')}`);
+    const { store, clock, ids } = this.#deps;
+    if (await store.accounts.findByEmail(email)) {
+      throw new ValidationError('email', `an account with email ${email} already exists`);
+    }
+    const account: AccountRecord = {
+      id: ids.next('acct'),
+      email,
+      passwordHash: await hashPassword(input.password),
+      tier,
+      rpmOverride: null,
+      connectionsOverride: null,
+      createdAt: clock.now(),
+    };
+    await store.accounts.create(account);
+    return account;
+  }
+
+  async findAccountByEmail(email: string): Promise<AccountRecord> {
+    const account = await this.#deps.store.accounts.findByEmail(email.trim().toLowerCase());
+    if (!account) throw new ServiceError('not_found', `No account with email ${email}`);
+    return account;
+  }
+
+  async getAccount(id: string): Promise<AccountRecord> {
+    const account = await this.#deps.store.accounts.findById(id);
+    if (!account) throw new NotFoundError('account', id);
+    return account;
+  }
+
+  /** Creates a key; the value is returned once, only its hash and last 4 characters are kept. */
+  async createApiKey(accountId: string, input: { name: string; mode: KeyMode }): Promise<{ record: ApiKeyRecord; key: string }> {
+    const name = input.name.trim();
+    if (!name || name.length > 200) throw new ValidationError('name', 'name must be 1 to 200 characters');
+    await this.getAccount(accountId);
+    const key = generateApiKey(input.mode);
+    const record: ApiKeyRecord = {
+      id: this.#deps.ids.next('key'),
+      accountId,
+      name,
+      mode: input.mode,
+      hash: hashApiKey(key),
+      last4: key.slice(-4),
+      createdAt: this.#deps.clock.now(),
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    await this.#deps.store.apiKeys.create(record);
+    return { record, key };
+  }
+
+  /** A key by id across accounts, for operators (the CLI); API callers use the account-scoped methods. */
+  async findApiKeyById(id: string): Promise<ApiKeyRecord> {
+    const key = await this.#deps.store.apiKeys.findByIdAnyAccount(id);
+    if (!key) throw new NotFoundError('API key', id);
+    return key;
+  }
+
+  listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return this.#deps.store.apiKeys.listByAccount(accountId);
+  }
+
+  /** Revokes a key of `accountId`; another account's key is "not found". Idempotent. */
+  async revokeApiKey(accountId: string, keyId: string): Promise<ApiKeyRecord> {
+    const { store, clock } = this.#deps;
+    const key = await store.apiKeys.findById(accountId, keyId);
+    if (!key) throw new NotFoundError('API key', keyId);
+    if (key.revokedAt === null) await store.apiKeys.revoke(key.id, clock.now());
+    return (await store.apiKeys.findById(accountId, keyId))!;
+  }
+
+  /**
+   * Resolves an API key value to its principal. The lookup is by SHA-256 digest (an attacker
+   * cannot steer a digest's prefix, so index timing reveals nothing), and the digests are then
+   * compared in constant time as a second line.
+   */
+  async authenticateApiKey(value: string): Promise<Principal & { type: 'api_key' }> {
+    if (!looksLikeApiKey(value)) throw new UnauthorizedError('Malformed API key: expected svc_live_… or svc_test_…');
+    const hash = hashApiKey(value);
+    const { store, clock } = this.#deps;
+    const key = await store.apiKeys.findByHash(hash);
+    if (!key || !digestsEqual(key.hash, hash) || key.mode !== modeOfApiKey(value)) {
+      throw new UnauthorizedError('Unknown API key');
+    }
+    if (key.revokedAt !== null) throw new UnauthorizedError('This API key has been revoked');
+    const now = clock.now();
+    if (key.lastUsedAt === null || now - key.lastUsedAt > TOUCH_INTERVAL_MS) await store.apiKeys.touch(key.id, now);
+    return { type: 'api_key', owner: { accountId: key.accountId, mode: key.mode }, keyId: key.id };
+  }
+
+  /** Email + password → a one-hour account token. Wrong email and wrong password look alike. */
+  async login(email: string, password: string): Promise<IssuedToken> {
+    const account = await this.#deps.store.accounts.findByEmail(email.trim().toLowerCase());
+    const ok = account ? await verifyPassword(password, account.passwordHash) : false;
+    if (!account || !ok) throw new UnauthorizedError('Email or password is incorrect');
+    return this.issueToken(account.id);
+  }
+
+  issueToken(accountId: string): IssuedToken {
+    const iat = Math.floor(this.#deps.clock.now() / 1000);
+    const exp = iat + TOKEN_TTL_S;
+    return { token: signJwt({ sub: accountId, iat, exp }, this.#deps.jwtSecret), expiresAt: exp * 1000 };
+  }
+
+  async authenticateToken(token: string): Promise<Principal & { type: 'account' }> {
+    const claims = verifyJwt(token, this.#deps.jwtSecret, this.#deps.clock.now());
+    if (!claims || !(await this.#deps.store.accounts.findById(claims.sub))) {
+      throw new UnauthorizedError('Invalid or expired token');
+    }
+    return { type: 'account', accountId: claims.sub };
+  }
+}

@@ -1,0 +1,8 @@
+import type { Owner } from '../ports/store.js';
+
+/** Who is calling, as established by a credential. */
+export type Principal =
+  /** An API key: may use every resource of its account in the key's mode. */
+  | { type: 'api_key'; owner: Owner; keyId: string }
+  /** A JWT for an account holder: manages keys (both modes). */
+  | { type: 'account'; accountId: string };

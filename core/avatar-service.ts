@@ -1,0 +1,100 @@
+import type { Clock } from './clock.js';
+import type { IdGenerator } from './ids.js';
+import type { BlobStore } from './ports/blob-store.js';
+import type { Store } from './ports/store.js';
+import type { AIProvider } from './providers/chat-model.js';
+import type { SpeechProvider } from './speech/speech-provider.js';
+import { AccountService } from './accounts/account-service.js';
+import { AvatarCatalog } from './avatars/avatar-catalog.js';
+import { systemClock } from './clock.js';
+import { ConversationService } from './conversations/conversation-service.js';
+import { createIdGenerator } from './ids.js';
+import { PersonaCatalog } from './personas/persona-catalog.js';
+import { ProviderRegistry } from './providers/provider-registry.js';
+import { SpeechRegistry } from './speech/speech-registry.js';
+import type { UrlBuilder } from './urls.js';
+import { createUrlBuilder } from './urls.js';
+
+export interface AvatarServiceOptions {
+  store: Store;
+  /** Where synthesized audio goes. */
+  blobs: BlobStore;
+  /** Base URL the host is reached at; absolute audio / model / preview URLs start with it. */
+  publicUrl: string;
+  /** HS256 secret for account tokens. */
+  jwtSecret: string;
+  aiProviders: readonly AIProvider[];
+  speechProviders: readonly SpeechProvider[];
+  defaultAiProvider?: string;
+  defaultTtsProvider?: string;
+  /** An active conversation with no activity for this long ends with reason `timeout`. */
+  conversationIdleTimeoutMs?: number;
+  clock?: Clock;
+  ids?: IdGenerator;
+}
+
+/**
+ * The whole service as a library: construct it with storage and providers, call its parts, and
+ * `close()` it. It holds no global state, so several can live in one process.
+ *
+ * @example
+ * const service = createAvatarService({ store, blobs, publicUrl, jwtSecret, aiProviders: [createLocalProvider()], speechProviders: [] });
+ * await service.start();
+ * const conversation = await service.conversations.create(owner, { avatarId: 'luna-001' });
+ */
+export interface AvatarService {
+  readonly accounts: AccountService;
+  readonly avatars: AvatarCatalog;
+  readonly personas: PersonaCatalog;
+  readonly conversations: ConversationService;
+  readonly providers: ProviderRegistry;
+  readonly speech: SpeechRegistry;
+  readonly urls: UrlBuilder;
+  readonly store: Store;
+  readonly blobs: BlobStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Applies migrations and starts background work (idle time-outs). */
+  start(): Promise<void>;
+  /** Stops background work, interrupts running replies, releases engines and the store. */
+  close(): Promise<void>;
+}
+
+export function createAvatarService(options: AvatarServiceOptions): AvatarService {
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? createIdGenerator(clock);
+  const { store, blobs } = options;
+  const avatars = new AvatarCatalog();
+  const personas = new PersonaCatalog();
+  const providers = new ProviderRegistry(options.aiProviders, options.defaultAiProvider);
+  const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider);
+  const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
+  const conversations = new ConversationService({ store, blobs, clock, ids, avatars, personas, providers, speech });
+  const idleMs = options.conversationIdleTimeoutMs ?? 30 * 60_000;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+
+  return {
+    accounts,
+    avatars,
+    personas,
+    conversations,
+    providers,
+    speech,
+    urls: createUrlBuilder(options.publicUrl),
+    store,
+    blobs,
+    clock,
+    ids,
+    async start() {
+      await store.migrate();
+      sweeper = setInterval(() => void conversations.endIdle(idleMs).catch(() => undefined), Math.min(idleMs, 60_000));
+      sweeper.unref();
+    },
+    async close() {
+      if (sweeper) clearInterval(sweeper);
+      await conversations.close();
+      await speech.close();
+      await store.close();
+    },
+  };
+}

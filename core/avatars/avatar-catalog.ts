@@ -1,0 +1,26 @@
+import type { Avatar } from './avatar.js';
+import { avatarPresets } from './avatar-presets.js';
+import { NotFoundError } from '../errors.js';
+
+/** The avatars a caller can use: the six read-only presets (custom avatars come later). */
+export class AvatarCatalog {
+  readonly #byId: ReadonlyMap<string, Avatar>;
+
+  constructor(avatars: readonly Avatar[] = avatarPresets) {
+    this.#byId = new Map(avatars.map((a) => [a.id, a]));
+  }
+
+  list(): Avatar[] {
+    return [...this.#byId.values()];
+  }
+
+  find(id: string): Avatar | undefined {
+    return this.#byId.get(id);
+  }
+
+  get(id: string): Avatar {
+    const avatar = this.#byId.get(id);
+    if (!avatar) throw new NotFoundError('avatar', id);
+    return avatar;
+  }
+}

@@ -1,0 +1,277 @@
+import type { AvatarCatalog } from '../avatars/avatar-catalog.js';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { PersonaCatalog } from '../personas/persona-catalog.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { ConversationRecord, MessageRecord, Owner, Store } from '../ports/store.js';
+import type { ProviderRegistry } from '../providers/provider-registry.js';
+import type { SpeechRegistry } from '../speech/speech-registry.js';
+import type { ReplyEvent } from './reply-event.js';
+import { NotFoundError, ServiceError, ValidationError } from '../errors.js';
+import { Limits, checkText } from '../limits.js';
+import { parseNeural2VoiceId } from '../speech/speech-provider.js';
+import { EventChannel } from '../util/event-channel.js';
+import { deleteReplyAudio } from './speech-pipeline.js';
+import { runReply } from './run-reply.js';
+
+export interface ConversationServiceDeps {
+  store: Store;
+  blobs: BlobStore;
+  clock: Clock;
+  ids: IdGenerator;
+  avatars: AvatarCatalog;
+  personas: PersonaCatalog;
+  providers: ProviderRegistry;
+  speech: SpeechRegistry;
+}
+
+export interface CreateConversationInput {
+  avatarId: string;
+  personaId?: string;
+  aiProvider?: string;
+  aiModel?: string;
+  ttsProvider?: string;
+  voiceId?: string;
+  systemPrompt?: string;
+}
+
+export interface ConversationWithMessages {
+  conversation: ConversationRecord;
+  messages: MessageRecord[];
+}
+
+export interface ReplyOptions {
+  /** Aborting (client gone) stops generation and speech; the partial reply is kept as interrupted. */
+  signal?: AbortSignal;
+  /** When a reply is already running: `reject` answers 409 busy, `interrupt` cuts it off first (barge-in). */
+  whenBusy?: 'reject' | 'interrupt';
+}
+
+export interface StartedReply {
+  userMessage: MessageRecord;
+  events: AsyncIterable<ReplyEvent>;
+}
+
+export type ReplyListener = (conversationId: string, event: ReplyEvent) => void;
+
+/**
+ * Conversations with avatars: their lifecycle (active → ended → deleted) and replies. One reply
+ * at a time per conversation; the user's message is stored before anything can fail.
+ */
+export class ConversationService {
+  readonly #deps: ConversationServiceDeps;
+  readonly #running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  readonly #listeners = new Set<ReplyListener>();
+
+  constructor(deps: ConversationServiceDeps) {
+    this.#deps = deps;
+  }
+
+  async create(owner: Owner, input: CreateConversationInput): Promise<ConversationRecord> {
+    const { avatars, personas, providers, speech, clock, ids, store } = this.#deps;
+    const avatar = avatars.find(input.avatarId);
+    if (!avatar) throw new ValidationError('avatar_id', `avatar_id '${input.avatarId}' is not an avatar; GET /v1/avatars lists them`);
+    if (input.personaId !== undefined && !personas.find(input.personaId)) {
+      throw new ValidationError('persona_id', `persona_id '${input.personaId}' is not a persona; GET /v1/personas lists them`);
+    }
+    if (input.systemPrompt !== undefined) checkText('system_prompt', input.systemPrompt, Limits.systemPromptMaxChars, true);
+    const aiProvider = input.aiProvider ?? providers.defaultId;
+    const model = providers.chatModel(aiProvider, input.aiModel);
+    const ttsProvider = input.ttsProvider ?? speech.defaultId;
+    speech.resolve(ttsProvider);
+    const voiceId = input.voiceId ?? avatar.defaultVoice;
+    if (input.voiceId !== undefined && !parseNeural2VoiceId(voiceId)) {
+      throw new ValidationError('voice_id', 'voice_id must look like en-US-Neural2-F (<locale>-Neural2-<letter>)');
+    }
+    const now = clock.now();
+    const conversation: ConversationRecord = {
+      id: ids.next('conv'),
+      accountId: owner.accountId,
+      mode: owner.mode,
+      avatarId: avatar.id,
+      personaId: input.personaId ?? null,
+      status: 'active',
+      aiProvider,
+      aiModel: model.modelId,
+      ttsProvider,
+      voiceId,
+      systemPrompt: input.systemPrompt ?? null,
+      aiTokens: 0,
+      ttsCharacters: 0,
+      createdAt: now,
+      updatedAt: now,
+      endedAt: null,
+      endReason: null,
+    };
+    await store.conversations.create(conversation);
+    return conversation;
+  }
+
+  async get(owner: Owner, id: string): Promise<ConversationRecord> {
+    const conversation = await this.#deps.store.conversations.find(owner, id);
+    if (!conversation) throw new NotFoundError('conversation', id);
+    return conversation;
+  }
+
+  async getWithMessages(owner: Owner, id: string): Promise<ConversationWithMessages> {
+    const conversation = await this.get(owner, id);
+    return { conversation, messages: await this.#deps.store.messages.listByConversation(id) };
+  }
+
+  /** Ends a conversation; idempotent (ending an ended one returns it unchanged). */
+  async end(owner: Owner, id: string, reason = 'ended'): Promise<ConversationRecord> {
+    const conversation = await this.get(owner, id);
+    if (conversation.status === 'ended') return conversation;
+    await this.#stop(id);
+    const now = this.#deps.clock.now();
+    await this.#deps.store.conversations.update(id, { status: 'ended', endedAt: now, updatedAt: now, endReason: reason });
+    return { ...conversation, status: 'ended', endedAt: now, updatedAt: now, endReason: reason };
+  }
+
+  /** Deletes a conversation, its messages and every audio file of it. */
+  async delete(owner: Owner, id: string): Promise<void> {
+    await this.get(owner, id);
+    await this.#stop(id);
+    const { store, blobs } = this.#deps;
+    const messages = await store.messages.listByConversation(id);
+    await store.transaction(async (tx) => {
+      await tx.messages.deleteByConversation(id);
+      await tx.conversations.delete(id);
+    });
+    for (const message of messages) if (message.audioBase) await deleteReplyAudio(blobs, message.audioBase);
+  }
+
+  isReplying(conversationId: string): boolean {
+    return this.#running.has(conversationId);
+  }
+
+  /** Stops a running reply (barge-in); resolves once its partial reply is stored. */
+  async interrupt(owner: Owner, id: string): Promise<void> {
+    await this.get(owner, id);
+    await this.#stop(id);
+  }
+
+  /** Observes every reply's events, e.g. to relay a reply started over REST to realtime clients. */
+  onReplyEvent(listener: ReplyListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Stores the user's message and starts the reply. Validation, 404, 409 ended / busy are thrown
+   * here, before anything is stored; after that every outcome is an event.
+   */
+  async startReply(owner: Owner, id: string, content: string, options: ReplyOptions = {}): Promise<StartedReply> {
+    checkText('content', content, Limits.contentMaxChars);
+    const conversation = await this.get(owner, id);
+    if (conversation.status === 'ended') {
+      throw new ServiceError('conversation_ended', `Conversation ${id} has ended; start a new one to keep talking`);
+    }
+    if (this.#running.has(id)) {
+      if (options.whenBusy !== 'interrupt') {
+        throw new ServiceError('conversation_busy', `Conversation ${id} is already replying; wait for it or interrupt it`, {
+          isRetryable: true,
+        });
+      }
+      await this.#stop(id);
+      if (this.#running.has(id)) throw new ServiceError('conversation_busy', `Conversation ${id} is already replying`);
+    }
+    const { store, clock, ids, avatars, personas, providers, speech, blobs } = this.#deps;
+    const controller = new AbortController();
+    const channel = new EventChannel<ReplyEvent>();
+    let finished!: () => void;
+    this.#running.set(id, { controller, done: new Promise<void>((resolve) => (finished = resolve)) });
+
+    try {
+      const now = clock.now();
+      const userMessage: MessageRecord = {
+        id: ids.next('msg'),
+        conversationId: id,
+        role: 'user',
+        content,
+        status: 'complete',
+        audioKey: null,
+        audioBase: null,
+        audioError: null,
+        aiTokens: 0,
+        ttsCharacters: 0,
+        createdAt: now,
+      };
+      await store.transaction(async (tx) => {
+        await tx.messages.create(userMessage);
+        await tx.conversations.update(id, { updatedAt: now });
+      });
+      const history = await store.messages.listByConversation(id);
+      const onAbort = () => controller.abort(options.signal?.reason);
+      if (options.signal?.aborted) onAbort();
+      else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+      const emit = (event: ReplyEvent) => {
+        channel.push(event);
+        for (const listener of this.#listeners) listener(id, event);
+      };
+      void runReply({
+        conversation,
+        avatar: avatars.get(conversation.avatarId),
+        persona: conversation.personaId ? personas.find(conversation.personaId) : undefined,
+        history,
+        model: providers.chatModel(conversation.aiProvider, conversation.aiModel),
+        speech: speech.resolve(conversation.ttsProvider),
+        store,
+        blobs,
+        clock,
+        ids,
+        signal: controller.signal,
+        emit,
+      }).finally(() => {
+        options.signal?.removeEventListener('abort', onAbort);
+        this.#running.delete(id);
+        channel.close();
+        finished();
+      });
+      return { userMessage, events: channel };
+    } catch (error) {
+      this.#running.delete(id);
+      finished();
+      throw error;
+    }
+  }
+
+  /** Sends a message and waits for the whole reply; a failed reply throws (the user message stays stored). */
+  async sendMessage(owner: Owner, id: string, content: string, options: ReplyOptions = {}): Promise<MessageRecord> {
+    const { events } = await this.startReply(owner, id, content, options);
+    let result: MessageRecord | undefined;
+    let failure: ServiceError | undefined;
+    for await (const event of events) {
+      if (event.type === 'done') result = event.message;
+      else if (event.type === 'error') failure = event.error;
+    }
+    if (failure) throw failure;
+    if (!result) throw new ServiceError('internal_error', 'The reply ended without a result');
+    return result;
+  }
+
+  /** Ends active conversations idle for longer than `idleMs`, with reason `timeout`. */
+  async endIdle(idleMs: number): Promise<ConversationRecord[]> {
+    const { store, clock } = this.#deps;
+    const idle = await store.conversations.listIdle(clock.now() - idleMs, 100);
+    const ended: ConversationRecord[] = [];
+    for (const conversation of idle) {
+      if (this.#running.has(conversation.id)) continue;
+      ended.push(await this.end({ accountId: conversation.accountId, mode: conversation.mode }, conversation.id, 'timeout'));
+    }
+    return ended;
+  }
+
+  /** Stops every running reply and waits for them to store what they said. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#running.keys()].map((id) => this.#stop(id)));
+  }
+
+  async #stop(id: string): Promise<void> {
+    const running = this.#running.get(id);
+    if (!running) return;
+    running.controller.abort(new ServiceError('conversation_busy', 'Interrupted'));
+    await running.done;
+  }
+}

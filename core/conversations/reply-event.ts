@@ -1,0 +1,17 @@
+import type { ServiceError } from '../errors.js';
+import type { MessageRecord } from '../ports/store.js';
+import type { VisemeCue } from '../speech/speech-provider.js';
+
+/** What the avatar is doing, for animation: waiting for the reply, speaking it, or neither. */
+export type AvatarState = 'idle' | 'thinking' | 'talking';
+
+/** One event of a reply as it is produced, in order. Hosts turn these into SSE / socket frames. */
+export type ReplyEvent =
+  | { type: 'state'; state: AvatarState }
+  | { type: 'text-delta'; delta: string }
+  /** A synthesized sentence; `seq` counts from 0 within the reply. */
+  | { type: 'audio'; key: string; seq: number; text: string; durationMs: number; visemes?: VisemeCue[] }
+  /** The stored assistant message, with its usage. */
+  | { type: 'done'; message: MessageRecord }
+  /** The reply failed; the user's message is stored, and so is any partial reply (interrupted). */
+  | { type: 'error'; error: ServiceError; message?: MessageRecord };

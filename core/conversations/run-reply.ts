@@ -1,0 +1,120 @@
+import type { Avatar } from '../avatars/avatar.js';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { Persona } from '../personas/persona.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { ConversationRecord, MessageRecord, Store } from '../ports/store.js';
+import type { ChatModel, TokenUsage } from '../providers/chat-model.js';
+import type { SpeechProvider } from '../speech/speech-provider.js';
+import type { ReplyEvent } from './reply-event.js';
+import { ProviderError, ServiceError, isServiceError } from '../errors.js';
+import { SentenceSplitter } from '../speech/sentence-splitter.js';
+import { buildChatRequest } from './build-chat-request.js';
+import { SpeechPipeline } from './speech-pipeline.js';
+
+export interface RunReplyContext {
+  conversation: ConversationRecord;
+  avatar: Avatar;
+  persona: Persona | undefined;
+  history: readonly MessageRecord[];
+  model: ChatModel;
+  /** Undefined for `browser` speech: text only. */
+  speech: SpeechProvider | undefined;
+  store: Store;
+  blobs: BlobStore;
+  clock: Clock;
+  ids: IdGenerator;
+  signal: AbortSignal;
+  emit(event: ReplyEvent): void;
+}
+
+/**
+ * Produces one assistant reply: streams the model, speaks each sentence as soon as it is complete
+ * (speech runs alongside generation), then stores the message with its usage. Never throws:
+ * every outcome is emitted. Interrupted replies keep what was said, marked `interrupted`.
+ */
+export async function runReply(context: RunReplyContext): Promise<void> {
+  const { conversation, model, speech, store, blobs, clock, ids, signal, emit } = context;
+  emit({ type: 'state', state: 'thinking' });
+  const audioBase = speech ? ids.next('aud') : null;
+  const pipeline =
+    speech && audioBase
+      ? new SpeechPipeline({
+          provider: speech,
+          voiceId: conversation.voiceId,
+          blobs,
+          keyBase: audioBase,
+          signal,
+          onClip: (clip) => emit(clip),
+        })
+      : undefined;
+  const splitter = new SentenceSplitter(12);
+  let text = '';
+  let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  let failure: ServiceError | undefined;
+  let cutShort = false;
+
+  try {
+    for await (const part of model.stream(buildChatRequest({ ...context, signal }))) {
+      if (part.type === 'text-delta') {
+        if (text === '') emit({ type: 'state', state: 'talking' });
+        text += part.delta;
+        emit({ type: 'text-delta', delta: part.delta });
+        for (const sentence of splitter.push(part.delta)) pipeline?.enqueue(sentence);
+      } else if (part.type === 'error') {
+        failure = part.error;
+        break;
+      } else {
+        usage = part.usage;
+        cutShort = part.finishReason === 'aborted';
+      }
+    }
+  } catch (error) {
+    failure = isServiceError(error)
+      ? error
+      : new ProviderError(model.provider, error instanceof Error ? error.message : String(error), { cause: error });
+  }
+  const interrupted = cutShort || signal.aborted || failure !== undefined;
+  if (!interrupted) {
+    const rest = splitter.flush();
+    if (rest) pipeline?.enqueue(rest);
+  }
+
+  try {
+    const spoken = pipeline ? await pipeline.finish() : { audioKey: null, audioError: null, characters: 0 };
+    let message: MessageRecord | undefined;
+    if (text.trim() !== '') {
+      const now = clock.now();
+      message = {
+        id: ids.next('msg'),
+        conversationId: conversation.id,
+        role: 'assistant',
+        content: text,
+        status: interrupted ? 'interrupted' : 'complete',
+        audioKey: spoken.audioKey,
+        audioBase: spoken.audioKey || spoken.characters > 0 ? audioBase : null,
+        audioError: spoken.audioError,
+        aiTokens: usage.inputTokens + usage.outputTokens,
+        ttsCharacters: spoken.characters,
+        createdAt: now,
+      };
+      const stored = message;
+      await store.transaction(async (tx) => {
+        await tx.messages.create(stored);
+        await tx.conversations.addUsage(conversation.id, { aiTokens: stored.aiTokens, ttsCharacters: stored.ttsCharacters }, now);
+      });
+    }
+    if (failure) emit({ type: 'error', error: failure, ...(message && { message }) });
+    else if (message) emit({ type: 'done', message });
+    else if (!signal.aborted) {
+      emit({ type: 'error', error: new ProviderError(model.provider, 'the model returned an empty reply') });
+    }
+  } catch (error) {
+    emit({
+      type: 'error',
+      error: isServiceError(error) ? error : new ServiceError('internal_error', 'Storing the reply failed', { cause: error }),
+    });
+  } finally {
+    emit({ type: 'state', state: 'idle' });
+  }
+}

@@ -1,0 +1,102 @@
+import type { BlobStore } from '../ports/blob-store.js';
+import type { SpeechProvider, VisemeCue } from '../speech/speech-provider.js';
+import { countCharacters } from '../speech/speech-provider.js';
+import { isAbortError } from '../errors.js';
+import { concatMp3 } from '../audio/concat-mp3.js';
+
+export interface SpeechClipEvent {
+  type: 'audio';
+  key: string;
+  seq: number;
+  text: string;
+  durationMs: number;
+  visemes?: VisemeCue[];
+}
+
+export interface SpeechOutcome {
+  /** Blob key of the whole reply's MP3, when every sentence was spoken. */
+  audioKey: string | null;
+  audioError: string | null;
+  characters: number;
+}
+
+export interface SpeechPipelineOptions {
+  provider: SpeechProvider;
+  voiceId: string;
+  blobs: BlobStore;
+  /** `aud_…`: the whole reply is stored as `<base>.mp3`, sentence clips as `<base>-<seq>.mp3`. */
+  keyBase: string;
+  signal: AbortSignal;
+  onClip(clip: SpeechClipEvent): void;
+}
+
+/**
+ * Speaks sentences in order while the reply is still being generated: each `enqueue`d sentence
+ * is synthesized as soon as the previous one is done, stored as a clip and announced; `finish`
+ * joins the clips into one MP3 for the stored message. The first failure stops speech for the
+ * rest of the reply (a half-spoken reply with gaps would be worse) and is reported, never thrown.
+ */
+export class SpeechPipeline {
+  readonly #options: SpeechPipelineOptions;
+  readonly #clips: Uint8Array[] = [];
+  #chain: Promise<void> = Promise.resolve();
+  #seq = 0;
+  #characters = 0;
+  #error: string | null = null;
+
+  constructor(options: SpeechPipelineOptions) {
+    this.#options = options;
+  }
+
+  enqueue(sentence: string): void {
+    const seq = this.#seq++;
+    this.#chain = this.#chain.then(() => this.#speak(sentence, seq));
+  }
+
+  /** Waits for queued sentences (none are started after an abort) and stores the whole reply. */
+  async finish(): Promise<SpeechOutcome> {
+    await this.#chain;
+    const { blobs, keyBase } = this.#options;
+    if (this.#clips.length === 0) {
+      return { audioKey: null, audioError: this.#error, characters: this.#characters };
+    }
+    if (this.#error !== null) return { audioKey: null, audioError: this.#error, characters: this.#characters };
+    const audioKey = `${keyBase}.mp3`;
+    await blobs.put(audioKey, concatMp3(this.#clips));
+    return { audioKey, audioError: null, characters: this.#characters };
+  }
+
+  async #speak(text: string, seq: number): Promise<void> {
+    const { provider, voiceId, blobs, keyBase, signal, onClip } = this.#options;
+    if (this.#error !== null || signal.aborted) return;
+    try {
+      const result = await provider.synthesize({ text, voiceId, signal });
+      if (signal.aborted) return;
+      const key = `${keyBase}-${seq}.mp3`;
+      await blobs.put(key, result.audio);
+      this.#clips.push(result.audio);
+      this.#characters += countCharacters(text);
+      onClip({
+        type: 'audio',
+        key,
+        seq,
+        text,
+        durationMs: result.durationMs,
+        ...(result.visemes && { visemes: result.visemes }),
+      });
+    } catch (error) {
+      if (signal.aborted && isAbortError(error)) return;
+      this.#error = `${provider.id} speech failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+}
+
+/** Deletes every blob of a reply's speech: the whole MP3 and its sentence clips. */
+export async function deleteReplyAudio(blobs: BlobStore, base: string): Promise<void> {
+  await blobs.delete(`${base}.mp3`);
+  for (let seq = 0; ; seq++) {
+    const clip = `${base}-${seq}.mp3`;
+    if (!(await blobs.stat(clip))) break;
+    await blobs.delete(clip);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The injectable pieces of every vendor HTTP call: the `fetch` function, the sleep used between
+ * retries, the timer used for timeouts, the clock and the jitter source. Tests replace them to run
+ * retries and timeouts deterministically; production uses the Node globals.
+ */
+
+/** The subset of the WHATWG `fetch` the adapters use; Node 20's global `fetch` satisfies it. */
+export type FetchFunction = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Waits `ms` milliseconds; rejects (or resolves early) when `signal` aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** Runs `callback` once after `ms` milliseconds; the returned function cancels it. */
+export type Schedule = (ms: number, callback: () => void) => () => void;
+
+export interface HttpTimeouts {
+  /** Longest wait from sending the request until the response headers arrive. */
+  connectMs: number;
+  /** Longest silence between two body chunks once the response started. */
+  idleMs: number;
+}
+
+/** The HTTP part of every vendor factory's settings object. */
+export interface VendorHttpSettings {
+  /** Defaults to the global `fetch`. */
+  fetch?: FetchFunction;
+  /** Sleep between retry attempts; defaults to a real, abortable, unref'ed timer. */
+  sleep?: Sleep;
+  /** Timer for connect / idle timeouts; defaults to an unref'ed `setTimeout`. */
+  schedule?: Schedule;
+  /** Milliseconds since the epoch; used to turn a `Retry-After` HTTP date into a delay. */
+  now?: () => number;
+  /** Jitter source in [0, 1); defaults to `Math.random`. */
+  random?: () => number;
+  timeouts?: Partial<HttpTimeouts>;
+  /** Retries after the first attempt for retryable failures; default 2 (3 attempts in all). */
+  maxRetries?: number;
+}
+
+/** {@link VendorHttpSettings} with every default applied; frozen per provider instance. */
+export interface ResolvedHttpSettings {
+  readonly fetch: FetchFunction;
+  readonly sleep: Sleep;
+  readonly schedule: Schedule;
+  readonly now: () => number;
+  readonly random: () => number;
+  readonly timeouts: Readonly<HttpTimeouts>;
+  readonly maxRetries: number;
+  readonly backoff: Readonly<BackoffPolicy>;
+}
+
+export interface BackoffPolicy {
+  /** Delay before the first retry, before jitter. */
+  initialMs: number;
+  /** Cap of the exponential delay. */
+  maxMs: number;
+  /** A `Retry-After` longer than this is not waited for: the error surfaces (and a fallback may run). */
+  maxRetryAfterMs: number;
+}
+
+/**
+ * Defaults: 10 s to the response headers, 30 s of silence mid-stream (vendors send keep-alive
+ * pings well within that), two retries starting at 0.5 s, a server-requested wait of up to 60 s.
+ */
+export const defaultTimeouts: Readonly<HttpTimeouts> = Object.freeze({ connectMs: 10_000, idleMs: 30_000 });
+export const defaultBackoff: Readonly<BackoffPolicy> = Object.freeze({
+  initialMs: 500,
+  maxMs: 8_000,
+  maxRetryAfterMs: 60_000,
+});
+export const defaultMaxRetries = 2;
+
+/** A real timer that does not keep the process alive on its own. */
+export const realSchedule: Schedule = (ms, callback) => {
+  const timer = setTimeout(callback, ms);
+  timer.unref?.();
+  return () => clearTimeout(timer);
+};
+
+/** A real sleep that ends early (resolving) when the signal aborts; callers check the signal. */
+export const realSleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const onAbort = (): void => {
+      cancel();
+      resolve();
+    };
+    const cancel = realSchedule(ms, () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** Applies the defaults; validates numbers once, when the provider is built, not per request. */
+export function resolveHttpSettings(settings: VendorHttpSettings = {}): ResolvedHttpSettings {
+  const timeouts = { ...defaultTimeouts, ...settings.timeouts };
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (!Number.isFinite(value) || value <= 0) throw new RangeError(`timeouts.${name} must be a positive number`);
+  }
+  const maxRetries = settings.maxRetries ?? defaultMaxRetries;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError('maxRetries must be an integer ≥ 0');
+  const globalFetch: FetchFunction = (url, init) => fetch(url, init);
+  return Object.freeze({
+    fetch: settings.fetch ?? globalFetch,
+    sleep: settings.sleep ?? realSleep,
+    schedule: settings.schedule ?? realSchedule,
+    now: settings.now ?? Date.now,
+    random: settings.random ?? Math.random,
+    timeouts: Object.freeze(timeouts),
+    maxRetries,
+    backoff: defaultBackoff,
+  });
+}

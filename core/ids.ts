@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
+
+/** Identifier prefixes of DESIGN.md §3. */
+export type IdPrefix = 'acct' | 'key' | 'conv' | 'msg' | 'wh' | 'evt' | 'dlv' | 'req' | 'sess' | 'aud';
+
+/** Makes identifiers `<prefix>_<random>`; injected so tests can make them predictable. */
+export interface IdGenerator {
+  next(prefix: IdPrefix): string;
+}
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export interface IdGeneratorOptions {
+  /**
+   * Prefixes whose ids are UUIDs (version 7: time-ordered) instead of `<prefix>_<ulid>`; the
+   * envelope API style uses UUIDs for conversations and messages.
+   */
+  uuidFor?: readonly IdPrefix[];
+}
+
+/**
+ * ULID-like ids: 10 characters of millisecond time then 16 random characters, all lower-case
+ * Crockford base32, so ids sort by creation time and are URL-safe (`conv_01jd…`).
+ */
+export function createIdGenerator(clock: Clock = systemClock, options: IdGeneratorOptions = {}): IdGenerator {
+  const uuidFor = new Set(options.uuidFor ?? []);
+  return {
+    next(prefix) {
+      if (uuidFor.has(prefix)) return uuidV7(clock.now());
+      let time = clock.now();
+      let head = '';
+      for (let i = 0; i < 10; i++) {
+        head = CROCKFORD[time % 32] + head;
+        time = Math.floor(time / 32);
+      }
+      return `${prefix}_${head}${randomString(16, CROCKFORD)}`;
+    },
+  };
+}
+
+/** Uniformly random characters of `alphabet` (rejection sampling, no modulo bias). */
+export function randomString(length: number, alphabet: string = BASE62): string {
+  const limit = 256 - (256 % alphabet.length);
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < limit) out += alphabet[byte % alphabet.length];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** RFC 9562 UUID version 7: 48 bits of millisecond time, then random bits. */
+function uuidV7(ms: number): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(ms, 0, 6);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,52 @@
+/**
+ * avatar-service core: conversations with 3D AI avatars as a framework-agnostic library.
+ * Hosts (the bundled Koa server, or your own app) construct it with `createAvatarService`.
+ */
+export { createAvatarService } from './avatar-service.js';
+export type { AvatarService, AvatarServiceOptions } from './avatar-service.js';
+
+export * from './errors.js';
+export { systemClock, ManualClock, isoTime } from './clock.js';
+export type { Clock } from './clock.js';
+export { createIdGenerator } from './ids.js';
+export type { IdGenerator, IdPrefix, IdGeneratorOptions } from './ids.js';
+export { Limits } from './limits.js';
+export type { UrlBuilder } from './urls.js';
+
+export type * from './ports/store.js';
+export type * from './ports/blob-store.js';
+export { isValidBlobKey } from './ports/blob-store.js';
+export { createSqliteStore } from './storage/sqlite/sqlite-store.js';
+export type { SqliteStoreSettings } from './storage/sqlite/sqlite-store.js';
+export { KyselyStore } from './storage/kysely/kysely-store.js';
+export { FsBlobStore } from './blobs/fs-blob-store.js';
+
+export { AccountService, Tiers } from './accounts/account-service.js';
+export type { Principal } from './accounts/principal.js';
+export { redactApiKey } from './accounts/api-key-secret.js';
+
+export { AvatarAnimations } from './avatars/avatar.js';
+export type { Avatar } from './avatars/avatar.js';
+export { avatarPresets } from './avatars/avatar-presets.js';
+export { Verticals } from './personas/persona.js';
+export type { Persona, Vertical } from './personas/persona.js';
+export { personaPresets } from './personas/persona-presets.js';
+
+export { ConversationService } from './conversations/conversation-service.js';
+export type {
+  CreateConversationInput,
+  ReplyOptions,
+  StartedReply,
+  ReplyListener,
+} from './conversations/conversation-service.js';
+export type { ReplyEvent, AvatarState } from './conversations/reply-event.js';
+
+export type * from './providers/chat-model.js';
+export { generateText } from './providers/chat-model.js';
+export { ProviderRegistry } from './providers/provider-registry.js';
+export { createLocalProvider } from './providers/local/index.js';
+
+export type * from './speech/speech-provider.js';
+export { SpeechRegistry, BROWSER_SPEECH } from './speech/speech-registry.js';
+export { SentenceSplitter, splitSentences } from './speech/sentence-splitter.js';
+export { createLocalSpeechProvider } from './speech/local/index.js';

@@ -1,0 +1,21 @@
+import { ValidationError } from './errors.js';
+import { countCharacters } from './speech/speech-provider.js';
+
+/** Request limits enforced in the core, so every host applies them (DESIGN.md §8). */
+export const Limits = {
+  /** Characters (Unicode code points) of one user message. */
+  contentMaxChars: 5000,
+  /** Characters of a conversation's own system prompt. */
+  systemPromptMaxChars: 2000,
+  /** Earlier messages sent to the AI provider with each new one. */
+  historyMessages: 40,
+} as const;
+
+/** Throws a ValidationError naming `field` unless `value` has 1…max code points (or 0 when allowed). */
+export function checkText(field: string, value: string, max: number, allowEmpty = false): void {
+  if (!allowEmpty && value.trim() === '') throw new ValidationError(field, `${field} must not be empty`);
+  const length = countCharacters(value);
+  if (length > max) {
+    throw new ValidationError(field, `${field} must be at most ${max} characters (got ${length})`);
+  }
+}

@@ -1,0 +1,21 @@
+export const Verticals = [
+  'education',
+  'support',
+  'sales',
+  'healthcare',
+  'hospitality',
+  'entertainment',
+] as const;
+export type Vertical = (typeof Verticals)[number];
+
+/** A role an avatar can play: its instructions, its opening line and how it comes across. */
+export interface Persona {
+  id: string;
+  name: string;
+  vertical: Vertical;
+  description: string;
+  systemPrompt: string;
+  greeting: string;
+  traits: readonly string[];
+  suggestedAvatarId: string;
+}

@@ -1,0 +1,128 @@
+/**
+ * The storage port. Services speak only to these repositories; engines (SQLite, PostgreSQL, …)
+ * implement them. Every method is async so a network database fits the same shape.
+ * Timestamps are milliseconds since the Unix epoch.
+ */
+
+export type Tier = 'free' | 'creator' | 'pro' | 'enterprise';
+export type KeyMode = 'live' | 'test';
+
+/** Whose data a call may see: an account in one mode. Live and test data never mix. */
+export interface Owner {
+  accountId: string;
+  mode: KeyMode;
+}
+
+export interface AccountRecord {
+  id: string;
+  email: string;
+  passwordHash: string;
+  tier: Tier;
+  rpmOverride: number | null;
+  connectionsOverride: number | null;
+  createdAt: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  mode: KeyMode;
+  /** Hex SHA-256 of the key value; the value itself is never stored. */
+  hash: string;
+  last4: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export type ConversationStatus = 'active' | 'ended';
+
+export interface ConversationRecord {
+  id: string;
+  accountId: string;
+  mode: KeyMode;
+  avatarId: string;
+  personaId: string | null;
+  status: ConversationStatus;
+  aiProvider: string;
+  aiModel: string;
+  ttsProvider: string;
+  voiceId: string;
+  systemPrompt: string | null;
+  aiTokens: number;
+  ttsCharacters: number;
+  createdAt: number;
+  updatedAt: number;
+  endedAt: number | null;
+  endReason: string | null;
+}
+
+export type MessageRole = 'user' | 'assistant';
+/** `interrupted`: the reply was cut off (client gone, barge-in); content holds what was said. */
+export type MessageStatus = 'complete' | 'interrupted';
+
+export interface MessageRecord {
+  id: string;
+  conversationId: string;
+  role: MessageRole;
+  content: string;
+  status: MessageStatus;
+  /** Blob key of the reply's audio, e.g. `aud_….mp3`; null for user messages or without speech. */
+  audioKey: string | null;
+  /** `aud_…`: prefix of every blob of this reply's speech (sentence clips too), for deletion. */
+  audioBase: string | null;
+  audioError: string | null;
+  aiTokens: number;
+  ttsCharacters: number;
+  createdAt: number;
+}
+
+export interface AccountRepository {
+  create(account: AccountRecord): Promise<void>;
+  findById(id: string): Promise<AccountRecord | undefined>;
+  findByEmail(email: string): Promise<AccountRecord | undefined>;
+  count(): Promise<number>;
+}
+
+export interface ApiKeyRepository {
+  create(key: ApiKeyRecord): Promise<void>;
+  findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  findById(accountId: string, id: string): Promise<ApiKeyRecord | undefined>;
+  findByIdAnyAccount(id: string): Promise<ApiKeyRecord | undefined>;
+  listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
+  revoke(id: string, at: number): Promise<void>;
+  touch(id: string, at: number): Promise<void>;
+}
+
+export interface ConversationRepository {
+  create(conversation: ConversationRecord): Promise<void>;
+  /** The conversation if `owner` may see it; undefined otherwise (callers answer 404). */
+  find(owner: Owner, id: string): Promise<ConversationRecord | undefined>;
+  update(
+    id: string,
+    patch: Partial<Pick<ConversationRecord, 'status' | 'updatedAt' | 'endedAt' | 'endReason'>>,
+  ): Promise<void>;
+  addUsage(id: string, usage: { aiTokens: number; ttsCharacters: number }, at: number): Promise<void>;
+  /** Active conversations not updated since `before`, for the idle time-out. */
+  listIdle(before: number, limit: number): Promise<ConversationRecord[]>;
+  delete(id: string): Promise<void>;
+}
+
+export interface MessageRepository {
+  create(message: MessageRecord): Promise<void>;
+  listByConversation(conversationId: string): Promise<MessageRecord[]>;
+  deleteByConversation(conversationId: string): Promise<void>;
+}
+
+export interface Store {
+  readonly accounts: AccountRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly conversations: ConversationRepository;
+  readonly messages: MessageRepository;
+  /** Runs `work` atomically: every write inside commits together or not at all. */
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
+  /** Applies pending schema migrations; returns the names applied. */
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,115 @@
+import { access } from 'node:fs/promises';
+import { ErrorCode, ServiceError, ValidationError } from '../../errors.js';
+import { countCharacters, type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
+import { localVoices, resolveLocalVoice } from './local-voices.js';
+import { abortReason, SpeechWorkerPool } from './speech-worker-pool.js';
+
+export interface LocalSpeechSettings {
+  /** Worker threads synthesizing in parallel; 1 unless told. Each holds a warm espeak-ng (~80 MB). */
+  poolSize?: number;
+  /**
+   * Where espeak-ng is imported from: a bare specifier resolved from this package, or a URL.
+   * `espeak-ng` unless told; tests point it at a missing module to see the "not installed" path.
+   */
+  engineModule?: string;
+  /** Longest text accepted, in code points; 5000 unless told. */
+  maxCharacters?: number;
+  /** Whether results carry a viseme timeline; true unless told. */
+  visemes?: boolean;
+}
+
+const notInstalled =
+  'The local speech engine needs the optional package espeak-ng (GPL-3.0-or-later), which is not installed. ' +
+  'Install it (npm install espeak-ng, or install without --omit=optional) or use another speech provider.';
+
+/**
+ * The offline `local` speech engine: espeak-ng compiled to wasm, MP3 by LAME (wasm), visemes
+ * estimated from espeak-ng's phonemes laid over the loudness of the audio.
+ *
+ * espeak-ng is GPL and an optional dependency: nothing of it loads until `available()` or
+ * `synthesize()` is first called, and when it is missing `available()` resolves false and
+ * `synthesize()` rejects with `ServiceError('unavailable')`. Synthesis runs in worker threads
+ * (see {@link SpeechWorkerPool}); every clip is 22050 Hz mono 48 kbps CBR MP3 without tags, so
+ * clips concatenate byte-wise.
+ *
+ * @example
+ * const speech = createLocalSpeechProvider({ poolSize: 2 });
+ * const { audio, durationMs, visemes } = await speech.synthesize({ text: 'Hello!', voiceId: 'en-US-Neural2-F' });
+ * await speech.close();
+ */
+export function createLocalSpeechProvider(settings: LocalSpeechSettings = {}): SpeechProvider {
+  const config = Object.freeze({
+    poolSize: settings.poolSize ?? 1,
+    engineModule: settings.engineModule ?? 'espeak-ng',
+    maxCharacters: settings.maxCharacters ?? 5000,
+    visemes: settings.visemes ?? true,
+  });
+  if (!Number.isInteger(config.poolSize) || config.poolSize < 1) {
+    throw new RangeError(`poolSize must be a positive integer, got ${config.poolSize}`);
+  }
+  const voices: readonly Voice[] = Object.freeze(localVoices());
+  let engineUrl: Promise<string | null> | null = null;
+  let pool: SpeechWorkerPool | null = null;
+  let closed = false;
+
+  /** Resolves and imports espeak-ng once; null when it is not installed or not usable. */
+  function locateEngine(): Promise<string | null> {
+    engineUrl ??= (async () => {
+      try {
+        const url = /^[a-z]+:/.test(config.engineModule) ? config.engineModule : import.meta.resolve(config.engineModule);
+        const glue = (await import(url)) as { default?: unknown };
+        if (typeof glue.default !== 'function') return null;
+        await access(new URL('espeak-ng.wasm', url));
+        return url;
+      } catch {
+        return null;
+      }
+    })();
+    return engineUrl;
+  }
+
+  return {
+    id: 'local',
+    name: 'Local (espeak-ng, offline)',
+
+    async available() {
+      return !closed && (await locateEngine()) !== null;
+    },
+
+    voices() {
+      return voices;
+    },
+
+    async synthesize(request: SpeechRequest): Promise<SpeechResult> {
+      const characters = countCharacters(request.text);
+      if (request.text.trim() === '') throw new ValidationError('text', 'text must contain something to say');
+      if (characters > config.maxCharacters) {
+        throw new ValidationError('text', `text is ${characters} characters; the local speech engine takes at most ${config.maxCharacters}`);
+      }
+      const voice = resolveLocalVoice(request.voiceId);
+      if (request.signal?.aborted) throw abortReason(request.signal);
+
+      const url = await locateEngine();
+      if (closed) throw new ServiceError(ErrorCode.unavailable, 'The local speech engine is closed');
+      if (url === null) throw new ServiceError(ErrorCode.unavailable, notInstalled);
+      pool ??= new SpeechWorkerPool({ size: config.poolSize, workerData: { engineModuleUrl: url } });
+
+      const clip = await pool.run({ text: request.text, engineVoice: voice.engineVoice, visemes: config.visemes }, request.signal);
+      return {
+        audio: clip.audio,
+        contentType: 'audio/mpeg',
+        durationMs: clip.durationMs,
+        characters,
+        engineVoice: voice.engineVoice,
+        ...(clip.visemes ? { visemes: clip.visemes } : {}),
+      };
+    },
+
+    async close() {
+      closed = true;
+      const current = pool;
+      pool = null;
+      await current?.close();
+    },
+  };
+}

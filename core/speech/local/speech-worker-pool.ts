@@ -1,0 +1,147 @@
+import { Worker } from 'node:worker_threads';
+import { ErrorCode, ServiceError } from '../../errors.js';
+import type { ClipRequest, ClipResult, SpeechWorkerData, WorkerRequest, WorkerResponse } from './worker-protocol.js';
+
+export interface SpeechWorkerPoolSettings {
+  /** Most worker threads at once; each synthesizes one clip at a time. */
+  size: number;
+  workerData: SpeechWorkerData;
+  /** The worker entry; `speech-worker.js` next to this module unless told. */
+  workerUrl?: URL;
+}
+
+interface Job {
+  id: number;
+  request: ClipRequest;
+  resolve: (result: ClipResult) => void;
+  reject: (error: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+  settled: boolean;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+}
+
+/** The rejection for an aborted signal: its reason when that is an abort error, else a new one. */
+export function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && (reason.name === 'AbortError' || reason.name === 'TimeoutError')) return reason;
+  return new DOMException('The speech request was aborted', 'AbortError');
+}
+
+/**
+ * A small pool of speech worker threads, so synthesis and MP3 encoding never block the host's
+ * event loop. Workers start on the first request that needs one, are `unref()`ed while idle (an
+ * idle pool never keeps a process alive) and are terminated by {@link close}. An aborted request
+ * is rejected at once; if a worker was already on it, the worker finishes and the result is
+ * dropped.
+ */
+export class SpeechWorkerPool {
+  readonly #settings: Required<SpeechWorkerPoolSettings>;
+  readonly #slots: Slot[] = [];
+  readonly #queue: Job[] = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(settings: SpeechWorkerPoolSettings) {
+    if (!Number.isInteger(settings.size) || settings.size < 1) {
+      throw new RangeError(`poolSize must be a positive integer, got ${settings.size}`);
+    }
+    this.#settings = Object.freeze({ workerUrl: new URL('./speech-worker.js', import.meta.url), ...settings });
+  }
+
+  /** Worker threads currently running (busy or idle). */
+  get workerCount(): number {
+    return this.#slots.length;
+  }
+
+  run(request: ClipRequest, signal?: AbortSignal): Promise<ClipResult> {
+    if (this.#closed) return Promise.reject(new ServiceError(ErrorCode.unavailable, 'The local speech engine is closed'));
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    return new Promise<ClipResult>((resolve, reject) => {
+      const job: Job = {
+        id: this.#nextId++,
+        request,
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          const queued = this.#queue.indexOf(job);
+          if (queued >= 0) this.#queue.splice(queued, 1);
+          this.#settle(job, () => reject(abortReason(signal!)));
+        },
+        settled: false,
+      };
+      signal?.addEventListener('abort', job.onAbort, { once: true });
+      this.#queue.push(job);
+      this.#dispatch();
+    });
+  }
+
+  /** Terminates every worker; queued and running requests reject with `unavailable`. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const closed = new ServiceError(ErrorCode.unavailable, 'The local speech engine was closed');
+    for (const job of this.#queue.splice(0)) this.#settle(job, () => job.reject(closed));
+    const slots = this.#slots.splice(0);
+    for (const slot of slots) if (slot.job) this.#settle(slot.job, () => slot.job!.reject(closed));
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      let slot = this.#slots.find((s) => s.job === null);
+      if (!slot && this.#slots.length < this.#settings.size) slot = this.#spawn();
+      if (!slot) return;
+      const job = this.#queue.shift()!;
+      slot.job = job;
+      slot.worker.ref(); // a request in flight keeps the process alive
+      const message: WorkerRequest = { type: 'synthesize', id: job.id, request: job.request };
+      slot.worker.postMessage(message);
+    }
+  }
+
+  #spawn(): Slot {
+    // Workers inherit the host's Node flags; --input-type is refused in a worker, so drop it.
+    const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+    const worker = new Worker(this.#settings.workerUrl, { workerData: this.#settings.workerData, execArgv });
+    const slot: Slot = { worker, job: null };
+    worker.unref();
+    worker.on('message', (response: WorkerResponse) => {
+      const job = slot.job;
+      if (!job || job.id !== response.id) return;
+      slot.job = null;
+      worker.unref();
+      if (response.type === 'done') {
+        this.#settle(job, () => job.resolve(response.result));
+      } else {
+        const message = `local speech: ${response.message}`;
+        this.#settle(job, () => job.reject(new ServiceError(response.code, message, { isRetryable: response.code === 'internal_error' })));
+      }
+      this.#dispatch();
+    });
+    const lost = (why: string): void => {
+      const index = this.#slots.indexOf(slot);
+      if (index < 0) return;
+      this.#slots.splice(index, 1);
+      const job = slot.job;
+      slot.job = null;
+      if (job) this.#settle(job, () => job.reject(new ServiceError(ErrorCode.internalError, `local speech worker ${why}`, { isRetryable: true })));
+      if (!this.#closed) this.#dispatch();
+    };
+    worker.on('error', (error) => lost(`crashed: ${error.message}`));
+    worker.on('exit', (code) => lost(`exited with code ${code}`));
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  #settle(job: Job, settle: () => void): void {
+    if (job.settled) return;
+    job.settled = true;
+    job.signal?.removeEventListener('abort', job.onAbort);
+    settle();
+  }
+}

@@ -1,0 +1,48 @@
+import type { SpeechProvider } from './speech-provider.js';
+import { ValidationError } from '../errors.js';
+
+/**
+ * `browser` is a speech choice, not an engine: the client speaks with the Web Speech API and the
+ * server sends text only.
+ */
+export const BROWSER_SPEECH = 'browser';
+
+/** The speech engines known to one service instance, by id, plus the `browser` choice. */
+export class SpeechRegistry {
+  readonly #providers = new Map<string, SpeechProvider>();
+  readonly #defaultId: string;
+
+  constructor(providers: readonly SpeechProvider[], defaultId?: string) {
+    for (const provider of providers) this.#providers.set(provider.id, provider);
+    const chosen = defaultId ?? providers[0]?.id ?? BROWSER_SPEECH;
+    if (chosen !== BROWSER_SPEECH && !this.#providers.has(chosen)) {
+      throw new Error(`default speech provider '${chosen}' is not registered`);
+    }
+    this.#defaultId = chosen;
+  }
+
+  get defaultId(): string {
+    return this.#defaultId;
+  }
+
+  list(): SpeechProvider[] {
+    return [...this.#providers.values()];
+  }
+
+  /** Every accepted `tts_provider` value. */
+  ids(): string[] {
+    return [...this.#providers.keys(), BROWSER_SPEECH];
+  }
+
+  /** Validates a `tts_provider` value; returns the engine, or undefined for `browser`. */
+  resolve(id: string, field = 'tts_provider'): SpeechProvider | undefined {
+    if (id === BROWSER_SPEECH) return undefined;
+    const provider = this.#providers.get(id);
+    if (!provider) throw new ValidationError(field, `${field} must be one of: ${this.ids().join(', ')}`);
+    return provider;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.list().map((p) => p.close()));
+  }
+}

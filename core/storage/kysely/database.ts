@@ -1,0 +1,64 @@
+/** Table shapes as the SQL engines store them (snake_case columns, epoch-millisecond times). */
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  tier: string;
+  rpm_override: number | null;
+  connections_override: number | null;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  mode: string;
+  hash: string;
+  last4: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface ConversationsTable {
+  id: string;
+  account_id: string;
+  mode: string;
+  avatar_id: string;
+  persona_id: string | null;
+  status: string;
+  ai_provider: string;
+  ai_model: string;
+  tts_provider: string;
+  voice_id: string;
+  system_prompt: string | null;
+  ai_tokens: number;
+  tts_characters: number;
+  created_at: number;
+  updated_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+}
+
+export interface MessagesTable {
+  id: string;
+  conversation_id: string;
+  role: string;
+  content: string;
+  status: string;
+  audio_key: string | null;
+  audio_base: string | null;
+  audio_error: string | null;
+  ai_tokens: number;
+  tts_characters: number;
+  created_at: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+}

@@ -1,0 +1,251 @@
+import { Migrator, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type {
+  AccountRepository,
+  ApiKeyRepository,
+  ConversationRepository,
+  MessageRepository,
+  Store,
+} from '../../ports/store.js';
+import type { Database } from './database.js';
+import { migrationProvider } from './migrations/index.js';
+import { toAccount, toApiKey, toConversation, toMessage } from './row-mappers.js';
+
+/**
+ * The {@link Store} on any Kysely dialect. The engine-specific part (opening the connection,
+ * pragmas) lives in the engine's folder; this class only builds queries.
+ */
+export class KyselyStore implements Store {
+  readonly accounts: AccountRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly conversations: ConversationRepository;
+  readonly messages: MessageRepository;
+  readonly #db: Kysely<Database>;
+  readonly #inTransaction: boolean;
+
+  constructor(db: Kysely<Database>, inTransaction = false) {
+    this.#db = db;
+    this.#inTransaction = inTransaction;
+    this.accounts = accountRepository(db);
+    this.apiKeys = apiKeyRepository(db);
+    this.conversations = conversationRepository(db);
+    this.messages = messageRepository(db);
+  }
+
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    if (this.#inTransaction) return work(this);
+    return this.#db.transaction().execute((trx) => work(new KyselyStore(trx, true)));
+  }
+
+  async migrate(): Promise<string[]> {
+    const migrator = new Migrator({ db: this.#db, provider: migrationProvider });
+    const { error, results = [] } = await migrator.migrateToLatest();
+    if (error) throw error;
+    return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
+
+  async close(): Promise<void> {
+    await this.#db.destroy();
+  }
+
+  /** For engine adapters that need raw access (health checks). */
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.#db);
+  }
+}
+
+function accountRepository(db: Kysely<Database>): AccountRepository {
+  return {
+    async create(a) {
+      await db
+        .insertInto('accounts')
+        .values({
+          id: a.id,
+          email: a.email,
+          password_hash: a.passwordHash,
+          tier: a.tier,
+          rpm_override: a.rpmOverride,
+          connections_override: a.connectionsOverride,
+          created_at: a.createdAt,
+        })
+        .execute();
+    },
+    async findById(id) {
+      const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toAccount(row);
+    },
+    async findByEmail(email) {
+      const row = await db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+      return row && toAccount(row);
+    },
+    async count() {
+      const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+function apiKeyRepository(db: Kysely<Database>): ApiKeyRepository {
+  return {
+    async create(k) {
+      await db
+        .insertInto('api_keys')
+        .values({
+          id: k.id,
+          account_id: k.accountId,
+          name: k.name,
+          mode: k.mode,
+          hash: k.hash,
+          last4: k.last4,
+          created_at: k.createdAt,
+          last_used_at: k.lastUsedAt,
+          revoked_at: k.revokedAt,
+        })
+        .execute();
+    },
+    async findByHash(hash) {
+      const row = await db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
+      return row && toApiKey(row);
+    },
+    async findById(accountId, id) {
+      const row = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return row && toApiKey(row);
+    },
+    async findByIdAnyAccount(id) {
+      const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toApiKey(row);
+    },
+    async listByAccount(accountId) {
+      const rows = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute();
+      return rows.map(toApiKey);
+    },
+    async revoke(id, at) {
+      await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    },
+    async touch(id, at) {
+      await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+    },
+  };
+}
+
+function conversationRepository(db: Kysely<Database>): ConversationRepository {
+  return {
+    async create(c) {
+      await db
+        .insertInto('conversations')
+        .values({
+          id: c.id,
+          account_id: c.accountId,
+          mode: c.mode,
+          avatar_id: c.avatarId,
+          persona_id: c.personaId,
+          status: c.status,
+          ai_provider: c.aiProvider,
+          ai_model: c.aiModel,
+          tts_provider: c.ttsProvider,
+          voice_id: c.voiceId,
+          system_prompt: c.systemPrompt,
+          ai_tokens: c.aiTokens,
+          tts_characters: c.ttsCharacters,
+          created_at: c.createdAt,
+          updated_at: c.updatedAt,
+          ended_at: c.endedAt,
+          end_reason: c.endReason,
+        })
+        .execute();
+    },
+    async find(owner, id) {
+      const row = await db
+        .selectFrom('conversations')
+        .selectAll()
+        .where('id', '=', id)
+        .where('account_id', '=', owner.accountId)
+        .where('mode', '=', owner.mode)
+        .executeTakeFirst();
+      return row && toConversation(row);
+    },
+    async update(id, patch) {
+      await db
+        .updateTable('conversations')
+        .set({
+          ...(patch.status !== undefined && { status: patch.status }),
+          ...(patch.updatedAt !== undefined && { updated_at: patch.updatedAt }),
+          ...(patch.endedAt !== undefined && { ended_at: patch.endedAt }),
+          ...(patch.endReason !== undefined && { end_reason: patch.endReason }),
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+    async addUsage(id, usage, at) {
+      await db
+        .updateTable('conversations')
+        .set((eb) => ({
+          ai_tokens: eb('ai_tokens', '+', usage.aiTokens),
+          tts_characters: eb('tts_characters', '+', usage.ttsCharacters),
+          updated_at: at,
+        }))
+        .where('id', '=', id)
+        .execute();
+    },
+    async listIdle(before, limit) {
+      const rows = await db
+        .selectFrom('conversations')
+        .selectAll()
+        .where('status', '=', 'active')
+        .where('updated_at', '<', before)
+        .orderBy('updated_at')
+        .limit(limit)
+        .execute();
+      return rows.map(toConversation);
+    },
+    async delete(id) {
+      await db.deleteFrom('conversations').where('id', '=', id).execute();
+    },
+  };
+}
+
+function messageRepository(db: Kysely<Database>): MessageRepository {
+  return {
+    async create(m) {
+      await db
+        .insertInto('messages')
+        .values({
+          id: m.id,
+          conversation_id: m.conversationId,
+          role: m.role,
+          content: m.content,
+          status: m.status,
+          audio_key: m.audioKey,
+          audio_base: m.audioBase,
+          audio_error: m.audioError,
+          ai_tokens: m.aiTokens,
+          tts_characters: m.ttsCharacters,
+          created_at: m.createdAt,
+        })
+        .execute();
+    },
+    async listByConversation(conversationId) {
+      const rows = await db
+        .selectFrom('messages')
+        .selectAll()
+        .where('conversation_id', '=', conversationId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(toMessage);
+    },
+    async deleteByConversation(conversationId) {
+      await db.deleteFrom('messages').where('conversation_id', '=', conversationId).execute();
+    },
+  };
+}

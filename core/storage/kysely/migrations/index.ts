@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import { initial } from './0001-initial.js';
+
+/** Versioned migrations, applied in name order. Never edit a shipped one: add the next. */
+const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,84 @@
+import type { Selectable } from 'kysely';
+import type {
+  AccountRecord,
+  ApiKeyRecord,
+  ConversationRecord,
+  ConversationStatus,
+  KeyMode,
+  MessageRecord,
+  MessageRole,
+  MessageStatus,
+  Tier,
+} from '../../ports/store.js';
+import type { AccountsTable, ApiKeysTable, ConversationsTable, MessagesTable } from './database.js';
+
+/** Some drivers (node-postgres) return 64-bit integers as strings; records always hold numbers. */
+function num(value: number | string): number;
+function num(value: number | string | null): number | null;
+function num(value: number | string | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+export function toAccount(row: Selectable<AccountsTable>): AccountRecord {
+  return {
+    id: row.id,
+    email: row.email,
+    passwordHash: row.password_hash,
+    tier: row.tier as Tier,
+    rpmOverride: num(row.rpm_override),
+    connectionsOverride: num(row.connections_override),
+    createdAt: num(row.created_at),
+  };
+}
+
+export function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    mode: row.mode as KeyMode,
+    hash: row.hash,
+    last4: row.last4,
+    createdAt: num(row.created_at),
+    lastUsedAt: num(row.last_used_at),
+    revokedAt: num(row.revoked_at),
+  };
+}
+
+export function toConversation(row: Selectable<ConversationsTable>): ConversationRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode as KeyMode,
+    avatarId: row.avatar_id,
+    personaId: row.persona_id,
+    status: row.status as ConversationStatus,
+    aiProvider: row.ai_provider,
+    aiModel: row.ai_model,
+    ttsProvider: row.tts_provider,
+    voiceId: row.voice_id,
+    systemPrompt: row.system_prompt,
+    aiTokens: num(row.ai_tokens),
+    ttsCharacters: num(row.tts_characters),
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+    endedAt: num(row.ended_at),
+    endReason: row.end_reason,
+  };
+}
+
+export function toMessage(row: Selectable<MessagesTable>): MessageRecord {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    role: row.role as MessageRole,
+    content: row.content,
+    status: row.status as MessageStatus,
+    audioKey: row.audio_key,
+    audioBase: row.audio_base,
+    audioError: row.audio_error,
+    aiTokens: num(row.ai_tokens),
+    ttsCharacters: num(row.tts_characters),
+    createdAt: num(row.created_at),
+  };
+}

@@ -1,0 +1,17 @@
+/** Absolute URLs of things the host serves, built from the public base URL (DESIGN.md §2). */
+export interface UrlBuilder {
+  readonly publicUrl: string;
+  audio(key: string): string;
+  avatarModel(avatarId: string): string;
+  avatarPreview(avatarId: string): string;
+}
+
+export function createUrlBuilder(publicUrl: string): UrlBuilder {
+  const base = publicUrl.replace(/\/+$/, '');
+  return Object.freeze({
+    publicUrl: base,
+    audio: (key: string) => `${base}/v1/audio/${key}`,
+    avatarModel: (id: string) => `${base}/assets/avatars/${id}.vrm`,
+    avatarPreview: (id: string) => `${base}/assets/avatars/${id}.png`,
+  });
+}

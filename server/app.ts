@@ -1,0 +1,74 @@
+import Koa from 'koa';
+import type { AvatarService } from '../core/index.js';
+import { FsBlobStore } from '../core/index.js';
+import type { ServerConfig } from './config.js';
+import { errorHandler } from './http/error-handler.js';
+import { mountRoutes } from './http/mount-routes.js';
+import { defineRoute } from './http/route.js';
+import type { Route } from './http/route.js';
+import { createSerializer } from './http/serializer.js';
+import { buildOpenApi } from './openapi.js';
+import { packagePaths } from './package-paths.js';
+import { accountRoutes } from './routes/account-routes.js';
+import { avatarRoutes } from './routes/avatar-routes.js';
+import { conversationRoutes } from './routes/conversation-routes.js';
+import { demoRoutes } from './routes/demo-routes.js';
+import { audioRoute, avatarAssetRoute } from './routes/file-routes.js';
+import { healthRoute } from './routes/health-routes.js';
+import { personaRoutes } from './routes/persona-routes.js';
+
+export interface AppOptions {
+  service: AvatarService;
+  config: ServerConfig;
+  log?: (message: string, error?: unknown) => void;
+}
+
+/**
+ * The Koa application: translation between HTTP and the core, nothing more. Tests mount
+ * `app.callback()` on an ephemeral port; `startServer` adds listening and realtime.
+ */
+export function createApp({ service, config, log = defaultLog }: AppOptions): Koa {
+  const paths = packagePaths();
+  const startedAt = Date.now();
+  const serializer = createSerializer(config.apiStyle);
+  const health = healthRoute(paths.version, startedAt);
+
+  const v1: Route[] = [
+    health,
+    ...avatarRoutes(paths.avatarAssets),
+    ...personaRoutes(),
+    ...conversationRoutes(service),
+    ...accountRoutes(),
+    audioRoute(),
+  ];
+  const root: Route[] = [health, avatarAssetRoute(new FsBlobStore(paths.avatarAssets)), ...demoRoutes(paths)];
+  const documented = [
+    ...v1.map((route) => ({ prefix: '/v1', route })),
+    ...root.filter((r) => r.tag !== 'demo').map((route) => ({ prefix: '', route })),
+  ];
+  const openapi = buildOpenApi(documented, { version: paths.version, serverUrl: `${config.publicUrl}/v1` });
+  v1.push(
+    defineRoute({
+      method: 'get',
+      path: '/openapi.json',
+      summary: 'This API as an OpenAPI 3.1 document',
+      tag: 'meta',
+      auth: 'none',
+      async handle({ ctx }) {
+        ctx.body = openapi;
+        return undefined;
+      },
+    }),
+  );
+
+  const app = new Koa();
+  app.use(errorHandler({ serializer, ids: service.ids, log }));
+  const options = { service, config, serializer };
+  app.use(mountRoutes(v1, { ...options, prefix: '/v1' }).routes());
+  app.use(mountRoutes(root, options).routes());
+  return app;
+}
+
+function defaultLog(message: string, error?: unknown): void {
+  console.error(message, error instanceof Error ? error.stack : (error ?? ''));
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import type { AvatarService, KeyMode, Tier } from '../core/index.js';
+import { ServiceError, Tiers, isoTime } from '../core/index.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createServiceFromConfig } from './create-service.js';
+import { presentApiKey } from './http/present.js';
+import { startServer } from './start-server.js';
+
+const USAGE = `Usage: avatar-service <command>
+
+  serve                                             start the server
+  migrate                                           apply database migrations and exit
+  account create --email E --password P [--tier free|creator|pro|enterprise]
+  keys create --email E --name N [--test]           create an API key (live unless --test)
+  keys list --email E                               list an account's keys (no values)
+  keys revoke --id key_…                            revoke a key
+  token --email E                                   mint a one-hour account token (JWT)
+
+Configured by environment variables (PORT, DATA_DIR, DATABASE_URL, …); see the README.`;
+
+class UsageError extends Error {}
+
+/** The operator's CLI (DESIGN.md §11): JSON on stdout for commands that create, one-line errors on stderr. */
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      tier: { type: 'string' },
+      name: { type: 'string' },
+      id: { type: 'string' },
+      test: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals.join(' ');
+  if (values.help || command === '' || command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = loadConfig();
+  if (command === 'serve') return serve(config);
+
+  const service = await createServiceFromConfig(config);
+  try {
+    await service.store.migrate();
+    const output = await run(service, command, values);
+    console.log(JSON.stringify(output));
+    return 0;
+  } finally {
+    await service.close();
+  }
+}
+
+async function run(service: AvatarService, command: string, values: Record<string, string | boolean | undefined>): Promise<unknown> {
+  const need = (name: string): string => {
+    const value = values[name];
+    if (typeof value !== 'string' || value === '') throw new UsageError(`${command}: --${name} is required`);
+    return value;
+  };
+  switch (command) {
+    case 'migrate':
+      return { migrated: true };
+    case 'account create': {
+      const tier = (values.tier as string | undefined) ?? 'free';
+      if (!(Tiers as readonly string[]).includes(tier)) throw new UsageError(`--tier must be one of ${Tiers.join(', ')}`);
+      const account = await service.accounts.createAccount({ email: need('email'), password: need('password'), tier: tier as Tier });
+      return { id: account.id, email: account.email, tier: account.tier, created_at: isoTime(account.createdAt) };
+    }
+    case 'keys create': {
+      const account = await service.accounts.findAccountByEmail(need('email'));
+      const mode: KeyMode = values.test ? 'test' : 'live';
+      const { record, key } = await service.accounts.createApiKey(account.id, { name: need('name'), mode });
+      return { id: record.id, name: record.name, mode: record.mode, key };
+    }
+    case 'keys list': {
+      const account = await service.accounts.findAccountByEmail(need('email'));
+      return { api_keys: (await service.accounts.listApiKeys(account.id)).map(presentApiKey) };
+    }
+    case 'keys revoke': {
+      const id = need('id');
+      const key = await service.accounts.findApiKeyById(id);
+      await service.accounts.revokeApiKey(key.accountId, id);
+      return { deleted: true };
+    }
+    case 'token': {
+      const account = await service.accounts.findAccountByEmail(need('email'));
+      const { token, expiresAt } = service.accounts.issueToken(account.id);
+      return { token, expires_at: isoTime(expiresAt) };
+    }
+    default:
+      throw new UsageError(`Unknown command '${command}'. Run avatar-service --help`);
+  }
+}
+
+async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
+  const running = await startServer(config);
+  const lines = [`avatar-service listening on ${running.url} — open ${config.publicUrl}/ for the demo`];
+  if (running.bootstrap?.key) {
+    lines.push(
+      'Development bootstrap (DEV_BOOTSTRAP): created a demo account and a test API key.',
+      `  account: demo@avatar-service.local  password: ${running.bootstrap.password}`,
+      `  API key: ${running.bootstrap.key}   (shown once; it is stored only as a hash)`,
+      `  try: curl -H "Authorization: Bearer ${running.bootstrap.key}" -H "Content-Type: application/json" \\`,
+      `         -d '{"avatar_id":"luna-001"}' ${config.publicUrl}/v1/conversations`,
+    );
+  }
+  console.log(lines.join('\n'));
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  return new Promise<number>(() => undefined);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof UsageError || error instanceof ServiceError) {
+      console.error(`avatar-service: ${error.message}`);
+    } else if (error instanceof TypeError && /Unknown option|Unexpected argument/.test(error.message)) {
+      console.error(`avatar-service: ${error.message}. Run avatar-service --help`);
+    } else {
+      console.error(`avatar-service: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Bad configuration: the message is one line that names the variable and what to fix. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+export type ApiStyle = 'flat' | 'envelope';
+
+export interface VendorConfig {
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  anthropicApiKey?: string;
+  anthropicBaseUrl?: string;
+  googleApiKey?: string;
+  googleBaseUrl?: string;
+  googleTtsBaseUrl?: string;
+  ollamaUrl?: string;
+  elevenlabsApiKey?: string;
+  elevenlabsBaseUrl?: string;
+}
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  jwtSecret: string;
+  apiStyle: ApiStyle;
+  requireKeyForReads: boolean;
+  production: boolean;
+  devBootstrap: boolean;
+  conversationIdleTimeoutMs: number;
+  defaultAiProvider: string | undefined;
+  defaultTtsProvider: string | undefined;
+  /** Largest JSON body accepted, in bytes. */
+  bodyLimitBytes: number;
+  vendors: VendorConfig;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Reads the environment (DESIGN.md §2). The only place in the project that reads `process.env`;
+ * everything else receives this object.
+ */
+export function loadConfig(env: Env = process.env): ServerConfig {
+  const production = env.NODE_ENV === 'production';
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const publicUrl = url(env, 'PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const databaseUrl = env.DATABASE_URL || `sqlite://${join(dataDir, 'avatar.db')}`;
+  if (!/^(sqlite:|postgres(ql)?:)/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'must start with sqlite:// or postgres://');
+  }
+  const apiStyle = env.API_STYLE || 'flat';
+  if (apiStyle !== 'flat' && apiStyle !== 'envelope') throw new ConfigError('API_STYLE', 'must be flat or envelope');
+  return Object.freeze({
+    port,
+    host,
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    dataDir,
+    databaseUrl,
+    redisUrl: url(env, 'REDIS_URL'),
+    jwtSecret: env.JWT_SECRET || persistedSecret(dataDir),
+    apiStyle,
+    requireKeyForReads: boolean(env, 'REQUIRE_KEY_FOR_READS', false),
+    production,
+    devBootstrap: boolean(env, 'DEV_BOOTSTRAP', !production),
+    conversationIdleTimeoutMs: duration(env, 'CONVERSATION_IDLE_TIMEOUT', 30 * 60_000),
+    defaultAiProvider: env.DEFAULT_AI_PROVIDER || undefined,
+    defaultTtsProvider: env.DEFAULT_TTS_PROVIDER || undefined,
+    bodyLimitBytes: 1024 * 1024,
+    vendors: Object.freeze({
+      openaiApiKey: env.OPENAI_API_KEY || undefined,
+      openaiBaseUrl: url(env, 'OPENAI_BASE_URL'),
+      anthropicApiKey: env.ANTHROPIC_API_KEY || undefined,
+      anthropicBaseUrl: url(env, 'ANTHROPIC_BASE_URL'),
+      googleApiKey: env.GOOGLE_API_KEY || undefined,
+      googleBaseUrl: url(env, 'GOOGLE_BASE_URL'),
+      googleTtsBaseUrl: url(env, 'GOOGLE_TTS_BASE_URL'),
+      ollamaUrl: url(env, 'OLLAMA_URL'),
+      elevenlabsApiKey: env.ELEVENLABS_API_KEY || undefined,
+      elevenlabsBaseUrl: url(env, 'ELEVENLABS_BASE_URL'),
+    }),
+  });
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got '${raw}'`);
+  }
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got '${env[name]}'`);
+}
+
+function url(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute URL, got '${raw}'`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses `250ms`, `5s`, `30m`, `1h`. */
+export function parseDuration(raw: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(raw.trim());
+  return match ? Number(match[1]) * UNIT_MS[match[2]!]! : undefined;
+}
+
+function duration(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms <= 0) throw new ConfigError(name, `must be a duration like 30s, 5m or 1h, got '${raw}'`);
+  return ms;
+}
+
+/** A JWT secret generated on first start and kept in the data folder, so tokens survive restarts. */
+function persistedSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}

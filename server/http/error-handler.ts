@@ -1,0 +1,68 @@
+import type { Middleware } from 'koa';
+import { isServiceError } from '../../core/index.js';
+import type { IdGenerator } from '../../core/index.js';
+import type { Serializer } from './serializer.js';
+
+export interface ErrorHandlerOptions {
+  serializer: Serializer;
+  ids: IdGenerator;
+  /** Where unexpected errors are reported; their details never reach the client. */
+  log(message: string, error: unknown): void;
+}
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+}
+
+/**
+ * The first middleware: gives every response an `X-Request-Id`, answers unknown routes with a JSON
+ * 404, and is the only place that turns errors into HTTP responses. Core errors carry their own
+ * status; body-parser errors (too large, bad JSON) are mapped here; anything else is a 500 with no
+ * detail.
+ */
+export function errorHandler({ serializer, ids, log }: ErrorHandlerOptions): Middleware {
+  return async (ctx, next) => {
+    const requestId = ids.next('req');
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.status = 404;
+        ctx.body = serializer.error('not_found', `No route for ${ctx.method} ${ctx.path}`, requestId);
+      }
+    } catch (error) {
+      const { status, code, message, retryAfterS } = describe(error);
+      if (status >= 500 && code === 'internal_error') log(`${ctx.method} ${ctx.path} failed (${requestId})`, error);
+      if (ctx.headerSent || !ctx.writable) return;
+      ctx.status = status;
+      if (retryAfterS !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfterS))));
+      ctx.body = serializer.error(code, message, requestId);
+    }
+  };
+}
+
+function describe(error: unknown): { status: number; code: string; message: string; retryAfterS?: number } {
+  if (isServiceError(error)) {
+    return {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      ...(error.retryAfterS !== undefined && { retryAfterS: error.retryAfterS }),
+    };
+  }
+  const http = (error ?? {}) as HttpLikeError;
+  const status = http.status ?? http.statusCode;
+  if (status === 413) return { status, code: 'payload_too_large', message: 'The request body is larger than the limit of 1 MiB' };
+  if (status === 415) return { status, code: 'unsupported_media_type', message: 'Send the body as JSON with Content-Type: application/json' };
+  if (status === 400 || (http.type === 'entity.parse.failed')) {
+    return { status: 400, code: 'invalid_request', message: 'The request body is not valid JSON' };
+  }
+  if (status && status >= 400 && status < 500 && http.expose) {
+    return { status, code: 'invalid_request', message: error instanceof Error ? error.message : 'Bad request' };
+  }
+  return { status: 500, code: 'internal_error', message: 'Something went wrong on our side; the request id identifies it in the logs' };
+}

@@ -1,0 +1,58 @@
+import Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import { koaBody } from 'koa-body';
+import type { AvatarService } from '../../core/index.js';
+import { ServiceError } from '../../core/index.js';
+import type { ServerConfig } from '../config.js';
+import { authenticate } from './authenticate.js';
+import type { Route } from './route.js';
+import type { Serializer } from './serializer.js';
+
+export interface MountOptions {
+  service: AvatarService;
+  config: ServerConfig;
+  serializer: Serializer;
+  prefix?: string;
+}
+
+/**
+ * Builds a router from route definitions: authentication, a JSON body parser on routes that take
+ * a body, schema validation of params / query / body, then the handler, whose result goes
+ * through the serializer.
+ */
+export function mountRoutes(routes: readonly Route[], { service, config, serializer, prefix }: MountOptions): Router {
+  const router = new Router(prefix ? { prefix } : {});
+  const parseJson = koaBody({
+    json: true,
+    jsonStrict: true,
+    multipart: false,
+    urlencoded: false,
+    text: false,
+    jsonLimit: config.bodyLimitBytes,
+  });
+  for (const route of routes) {
+    const middleware: Middleware[] = [];
+    if (route.body) middleware.push(requireJson, parseJson);
+    middleware.push(async (ctx: Context) => {
+      const principal = await authenticate(ctx, route.auth, service, config);
+      const params = route.params ? route.params.parse(ctx.params, '') : undefined;
+      const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
+      const body = route.body ? route.body.parse(ctx.request.body ?? {}, '') : undefined;
+      const result = await route.handle({ params, query, body, principal, ctx, service, config });
+      if (result === undefined) return;
+      ctx.status = route.status ?? 200;
+      ctx.body = serializer.success(result, ctx.state.requestId as string);
+    });
+    router[route.method](route.path, ...middleware);
+  }
+  return router;
+}
+
+/** A body on a JSON route must be declared as JSON; an empty body counts as `{}`. */
+async function requireJson(ctx: Context, next: Next): Promise<void> {
+  const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+  if (hasBody && !ctx.is('application/json', '+json')) {
+    throw new ServiceError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
+  }
+  await next();
+}

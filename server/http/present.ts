@@ -1,0 +1,99 @@
+import type {
+  ApiKeyRecord,
+  Avatar,
+  ConversationRecord,
+  MessageRecord,
+  Persona,
+  UrlBuilder,
+} from '../../core/index.js';
+import { isoTime, redactApiKey } from '../../core/index.js';
+
+/** Wire shapes (flat style, snake_case) of core records. The serializer adapts them to the style. */
+
+export function presentAvatar(avatar: Avatar, urls: UrlBuilder) {
+  return {
+    id: avatar.id,
+    name: avatar.name,
+    description: avatar.description,
+    preview_url: urls.avatarPreview(avatar.id),
+    model_url: urls.avatarModel(avatar.id),
+    default_voice: avatar.defaultVoice,
+    tags: avatar.tags,
+  };
+}
+
+export function presentAvatarDetail(avatar: Avatar, urls: UrlBuilder) {
+  return {
+    ...presentAvatar(avatar, urls),
+    animations: avatar.animations,
+    voice: { default: avatar.defaultVoice, alternatives: avatar.alternativeVoices },
+    traits: { personality: avatar.traits.personality, speaking_style: avatar.traits.speakingStyle },
+  };
+}
+
+export function presentPersona(persona: Persona) {
+  return {
+    id: persona.id,
+    name: persona.name,
+    vertical: persona.vertical,
+    description: persona.description,
+    system_prompt: persona.systemPrompt,
+    greeting: persona.greeting,
+    traits: persona.traits,
+    suggested_avatar_id: persona.suggestedAvatarId,
+  };
+}
+
+export function presentConversationCreated(conversation: ConversationRecord) {
+  return {
+    id: conversation.id,
+    avatar_id: conversation.avatarId,
+    status: conversation.status,
+    created_at: isoTime(conversation.createdAt),
+    persona_id: conversation.personaId,
+    config: {
+      ai_provider: conversation.aiProvider,
+      ai_model: conversation.aiModel,
+      tts_provider: conversation.ttsProvider,
+      voice_id: conversation.voiceId,
+    },
+  };
+}
+
+export function presentConversation(conversation: ConversationRecord, messages?: readonly MessageRecord[], urls?: UrlBuilder) {
+  return {
+    ...presentConversationCreated(conversation),
+    updated_at: isoTime(conversation.updatedAt),
+    ended_at: conversation.endedAt === null ? null : isoTime(conversation.endedAt),
+    ...(conversation.endReason !== null && { end_reason: conversation.endReason }),
+    ...(messages && urls && { messages: messages.map((m) => presentMessage(m, urls)) }),
+    usage: { ai_tokens: conversation.aiTokens, tts_characters: conversation.ttsCharacters },
+  };
+}
+
+export function presentMessage(message: MessageRecord, urls: UrlBuilder) {
+  return {
+    id: message.id,
+    role: message.role,
+    content: message.content,
+    ...(message.role === 'assistant' && {
+      audio_url: message.audioKey ? urls.audio(message.audioKey) : null,
+      ...(message.audioError !== null && { audio_error: message.audioError }),
+      status: message.status,
+    }),
+    created_at: isoTime(message.createdAt),
+    usage: { ai_tokens: message.aiTokens, tts_characters: message.ttsCharacters },
+  };
+}
+
+export function presentApiKey(key: ApiKeyRecord) {
+  return {
+    id: key.id,
+    name: key.name,
+    mode: key.mode,
+    redacted: redactApiKey(key.mode, key.last4),
+    created_at: isoTime(key.createdAt),
+    last_used_at: key.lastUsedAt === null ? null : isoTime(key.lastUsedAt),
+    revoked_at: key.revokedAt === null ? null : isoTime(key.revokedAt),
+  };
+}

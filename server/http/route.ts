@@ -1,0 +1,53 @@
+import type { Context } from 'koa';
+import type { AvatarService, Principal } from '../../core/index.js';
+import type { JsonSchema, Schema } from '../schema/schema.js';
+import type { ServerConfig } from '../config.js';
+
+/**
+ * Who may call a route:
+ * - `none`: anyone, always (health checks);
+ * - `public`: anyone, unless REQUIRE_KEY_FOR_READS is on (then an API key);
+ * - `api_key`: a live or test API key;
+ * - `account`: an account token (JWT), for key management;
+ * - `conversation`: an API key, or a browser session token scoped to the `:id` conversation.
+ */
+export type AuthRequirement = 'none' | 'public' | 'api_key' | 'account' | 'conversation';
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Undefined only on public routes called without credentials. */
+  principal: Principal | undefined;
+  ctx: Context;
+  service: AvatarService;
+  config: ServerConfig;
+}
+
+/**
+ * One HTTP operation: its schemas (which validate requests and produce the OpenAPI document)
+ * and a thin handler that calls the core. A handler returns the resource to send, or
+ * `undefined` when it wrote the response itself (streams, files).
+ */
+export interface Route<P = unknown, Q = unknown, B = unknown> {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  path: string;
+  summary: string;
+  tag: string;
+  auth: AuthRequirement;
+  params?: Schema<P>;
+  query?: Schema<Q>;
+  body?: Schema<B>;
+  /** Success status; 200 unless given. */
+  status?: number;
+  /** Shape of the success body, for the OpenAPI document. */
+  response?: JsonSchema;
+  /** Other content types the route can answer with, e.g. `text/event-stream`. */
+  produces?: readonly string[];
+  handle(input: RouteInput<P, Q, B>): Promise<unknown>;
+}
+
+/** Identity function that lets TypeScript infer a route's schema types for its handler. */
+export function defineRoute<P = undefined, Q = undefined, B = undefined>(route: Route<P, Q, B>): Route {
+  return route as unknown as Route;
+}

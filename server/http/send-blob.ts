@@ -1,0 +1,67 @@
+import { Readable } from 'node:stream';
+import type { Context } from 'koa';
+import type { BlobStore } from '../../core/index.js';
+import { NotFoundError, isValidBlobKey } from '../../core/index.js';
+
+export interface SendBlobOptions {
+  contentType: string;
+  cacheControl: string;
+}
+
+/**
+ * Serves a blob with HTTP caching and single byte ranges: ETag / If-None-Match → 304,
+ * `Range: bytes=a-b` → 206 with Content-Range, an unsatisfiable range → 416. Unknown or
+ * malformed keys are 404: a key is never turned into a path before it is validated.
+ */
+export async function sendBlob(ctx: Context, blobs: BlobStore, key: string, options: SendBlobOptions): Promise<void> {
+  const info = isValidBlobKey(key) ? await blobs.stat(key) : undefined;
+  if (!info) throw new NotFoundError('file', key);
+  const etag = `"${info.size.toString(16)}-${Math.floor(info.modifiedAt).toString(16)}"`;
+  ctx.set({
+    'Content-Type': options.contentType,
+    'Cache-Control': options.cacheControl,
+    'Accept-Ranges': 'bytes',
+    ETag: etag,
+    'Last-Modified': new Date(info.modifiedAt).toUTCString(),
+  });
+  if (ctx.get('if-none-match') === etag) {
+    ctx.status = 304;
+    return;
+  }
+  const range = parseRange(ctx.get('range'), info.size);
+  if (range === 'unsatisfiable') {
+    ctx.status = 416;
+    ctx.set('Content-Range', `bytes */${info.size}`);
+    ctx.body = '';
+    return;
+  }
+  if (range) {
+    ctx.status = 206;
+    ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
+    ctx.length = range.end - range.start + 1;
+  } else {
+    ctx.status = 200;
+    ctx.length = info.size;
+  }
+  ctx.body = ctx.method === 'HEAD' ? null : Readable.from(blobs.read(key, range ?? undefined));
+  if (ctx.method === 'HEAD') ctx.length = range ? range.end - range.start + 1 : info.size;
+}
+
+/** One `bytes=` range (suffix and open-ended forms included); multiple ranges fall back to the whole file. */
+function parseRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}

@@ -1,0 +1,26 @@
+import type { Context } from 'koa';
+import type { ReplyEvent, UrlBuilder } from '../../core/index.js';
+import { toWire } from './reply-wire.js';
+import { SseWriter } from './sse-writer.js';
+
+/**
+ * Streams a reply as SSE exactly as the specification names the events: `message`, `audio`,
+ * `done`, `error` (state changes are left to realtime transports). Returns at once; the stream
+ * closes after the last event or when the client leaves (which aborts the reply upstream).
+ */
+export function streamReplyAsSse(ctx: Context, events: AsyncIterable<ReplyEvent>, urls: UrlBuilder): void {
+  const sse = new SseWriter(ctx);
+  void (async () => {
+    try {
+      for await (const event of events) {
+        if (event.type === 'state') continue;
+        const wire = toWire(event, urls);
+        sse.send(wire.name, wire.data);
+      }
+    } catch {
+      sse.send('error', { error: { code: 'internal_error', message: 'The stream failed' } });
+    } finally {
+      sse.close();
+    }
+  })();
+}

@@ -1,0 +1,53 @@
+import { PassThrough } from 'node:stream';
+import type { Context } from 'koa';
+
+const PING_INTERVAL_MS = 15_000;
+
+/**
+ * Server-Sent Events on a Koa response: headers that keep proxies from buffering, `event:` /
+ * `data:` frames (data split per line, event names checked for CR/LF), a `: ping` comment every
+ * 15 s so idle connections stay open, and an idempotent `close`.
+ */
+export class SseWriter {
+  readonly #stream = new PassThrough();
+  readonly #ping: ReturnType<typeof setInterval>;
+  #closed = false;
+
+  constructor(ctx: Context) {
+    ctx.req.socket.setNoDelay(true);
+    ctx.req.socket.setTimeout(0);
+    ctx.status = 200;
+    ctx.set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    ctx.body = this.#stream;
+    this.#ping = setInterval(() => this.comment('ping'), PING_INTERVAL_MS);
+    this.#ping.unref();
+    ctx.res.once('close', () => this.close());
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  send(event: string, data: unknown): void {
+    if (this.#closed) return;
+    if (/[\r\n]/.test(event)) throw new Error('SSE event names cannot contain line breaks');
+    const lines = JSON.stringify(data).split(/\r\n|\r|\n/).map((line) => `data: ${line}\n`).join('');
+    this.#stream.write(`event: ${event}\n${lines}\n`);
+  }
+
+  comment(text: string): void {
+    if (!this.#closed) this.#stream.write(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#ping);
+    this.#stream.end();
+  }
+}

@@ -1,0 +1,8 @@
+/** avatar-service/server: the Koa host, for self-hosting or mounting in your own server. */
+export { createApp } from './app.js';
+export type { AppOptions } from './app.js';
+export { loadConfig, ConfigError, parseDuration } from './config.js';
+export type { ServerConfig, ApiStyle } from './config.js';
+export { createServiceFromConfig, idsFor, openStore } from './create-service.js';
+export { startServer } from './start-server.js';
+export type { RunningServer } from './start-server.js';

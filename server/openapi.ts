@@ -1,0 +1,79 @@
+import type { Route } from './http/route.js';
+
+const errorSchema = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      required: ['code', 'message'],
+    },
+  },
+};
+
+const security: Record<string, unknown> = {
+  none: [],
+  public: [],
+  api_key: [{ apiKey: [] }],
+  conversation: [{ apiKey: [] }, { sessionToken: [] }],
+  account: [{ accountToken: [] }],
+};
+
+/**
+ * The OpenAPI 3.1 document, built from the same route definitions and schemas that validate
+ * requests, so the two cannot drift apart.
+ */
+export function buildOpenApi(routes: readonly { prefix: string; route: Route }[], info: { version: string; serverUrl: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { prefix, route } of routes) {
+    const path = (prefix + route.path).replace(/:([A-Za-z]+)/g, '{$1}');
+    const params = (route.params?.json.properties ?? {}) as Record<string, unknown>;
+    const query = (route.query?.json.properties ?? {}) as Record<string, unknown>;
+    const required = new Set((route.query?.json.required as string[] | undefined) ?? []);
+    const status = String(route.status ?? 200);
+    (paths[path] ??= {})[route.method] = {
+      summary: route.summary,
+      tags: [route.tag],
+      security: security[route.auth],
+      parameters: [
+        ...[...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+          name,
+          in: 'path',
+          required: true,
+          schema: params[name!] ?? { type: 'string' },
+        })),
+        ...Object.entries(query).map(([name, schema]) => ({ name, in: 'query', required: required.has(name), schema })),
+      ],
+      ...(route.body && {
+        requestBody: { required: true, content: { 'application/json': { schema: route.body.json } } },
+      }),
+      responses: {
+        [status]: {
+          description: 'Success',
+          content: {
+            'application/json': { schema: route.response ?? { type: 'object' } },
+            ...Object.fromEntries((route.produces ?? []).map((type) => [type, {}])),
+          },
+        },
+        default: { description: 'Error', content: { 'application/json': { schema: errorSchema } } },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'avatar-service',
+      version: info.version,
+      description: 'Conversations with 3D AI avatars: REST, SSE streaming and realtime.',
+    },
+    servers: [{ url: info.serverUrl }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_… or svc_test_…' },
+        sessionToken: { type: 'http', scheme: 'bearer', description: 'sess_… browser session token, one conversation' },
+        accountToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
+    },
+    paths,
+  };
+}

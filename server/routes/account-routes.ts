@@ -1,0 +1,70 @@
+import type { Principal } from '../../core/index.js';
+import { UnauthorizedError } from '../../core/index.js';
+import { s } from '../schema/schema.js';
+import { defineRoute } from '../http/route.js';
+import type { Route } from '../http/route.js';
+import { presentApiKey } from '../http/present.js';
+
+function accountOf(principal: Principal | undefined): string {
+  if (principal?.type === 'account') return principal.accountId;
+  throw new UnauthorizedError('This route needs an account token (JWT)');
+}
+
+/** Sign-in and API key management (account tokens, not API keys). */
+export function accountRoutes(): Route[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/auth/login',
+      summary: 'Exchange e-mail and password for a one-hour account token',
+      tag: 'auth',
+      auth: 'none',
+      body: s.object({ email: s.string({ min: 3, max: 320 }), password: s.string({ min: 1, max: 1024 }) }),
+      async handle({ body, service }) {
+        const { token, expiresAt } = await service.accounts.login(body.email, body.password);
+        return { token, expires_at: new Date(expiresAt).toISOString() };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api-keys',
+      summary: "List the account's API keys (values are never shown again)",
+      tag: 'api-keys',
+      auth: 'account',
+      async handle({ principal, service }) {
+        return { api_keys: (await service.accounts.listApiKeys(accountOf(principal))).map(presentApiKey) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api-keys',
+      summary: 'Create an API key; its value is in this response only',
+      tag: 'api-keys',
+      auth: 'account',
+      status: 201,
+      body: s.object({
+        name: s.string({ min: 1, max: 200, description: 'What the key is for, e.g. "website widget"' }),
+        mode: s.optional(s.enum(['live', 'test'] as const, 'Default: test')),
+      }),
+      async handle({ body, principal, service }) {
+        const { record, key } = await service.accounts.createApiKey(accountOf(principal), {
+          name: body.name,
+          mode: body.mode ?? 'test',
+        });
+        return { ...presentApiKey(record), key };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api-keys/:keyId',
+      summary: 'Revoke an API key',
+      tag: 'api-keys',
+      auth: 'account',
+      params: s.object({ keyId: s.string({ pattern: /^key_[0-9a-z]{16,40}$/, patternHint: 'be an API key id (key_…)' }) }),
+      async handle({ params, principal, service }) {
+        await service.accounts.revokeApiKey(accountOf(principal), params.keyId);
+        return { deleted: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,107 @@
+import type { AvatarService } from '../../core/index.js';
+import { Limits } from '../../core/index.js';
+import { s } from '../schema/schema.js';
+import { defineRoute } from '../http/route.js';
+import type { Route } from '../http/route.js';
+import { ownerOf } from '../http/owner.js';
+import { presentConversation, presentConversationCreated, presentMessage } from '../http/present.js';
+import { requestSignal } from '../http/request-signal.js';
+import { streamReplyAsSse } from '../http/sse-reply.js';
+import { conversationParams } from './id-schemas.js';
+
+/** Conversations: create, read, end, delete, and send messages (JSON or SSE). */
+export function conversationRoutes(service: AvatarService): Route[] {
+  const createBody = s.object({
+    avatar_id: s.string({ min: 1, max: 64, description: 'Avatar to talk with, e.g. luna-001', example: 'luna-001' }),
+    persona_id: s.optional(s.string({ min: 1, max: 64, description: 'Persona preset whose role the avatar plays' })),
+    ai_provider: s.optional(s.enum(service.providers.ids(), `Default: ${service.providers.defaultId}`)),
+    ai_model: s.optional(s.string({ min: 1, max: 128, description: "Default: the provider's default model" })),
+    tts_provider: s.optional(s.enum(service.speech.ids(), `Default: ${service.speech.defaultId}`)),
+    voice_id: s.optional(s.string({ min: 1, max: 64, description: "Default: the avatar's default voice" })),
+    system_prompt: s.optional(s.string({ max: Limits.systemPromptMaxChars, description: 'Extra instructions for this conversation' })),
+  });
+  const messageBody = s.object({
+    content: s.string({ min: 1, max: Limits.contentMaxChars, description: "The user's message" }),
+    stream: s.optional(s.boolean('true: answer with a text/event-stream of the reply')),
+  });
+
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/conversations',
+      summary: 'Create a conversation',
+      tag: 'conversations',
+      auth: 'api_key',
+      body: createBody,
+      status: 201,
+      async handle({ body, principal }) {
+        const conversation = await service.conversations.create(ownerOf(principal), {
+          avatarId: body.avatar_id,
+          ...(body.persona_id !== undefined && { personaId: body.persona_id }),
+          ...(body.ai_provider !== undefined && { aiProvider: body.ai_provider }),
+          ...(body.ai_model !== undefined && { aiModel: body.ai_model }),
+          ...(body.tts_provider !== undefined && { ttsProvider: body.tts_provider }),
+          ...(body.voice_id !== undefined && { voiceId: body.voice_id }),
+          ...(body.system_prompt !== undefined && { systemPrompt: body.system_prompt }),
+        });
+        return presentConversationCreated(conversation);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/conversations/:id',
+      summary: 'Get a conversation with its messages and usage',
+      tag: 'conversations',
+      auth: 'conversation',
+      params: conversationParams,
+      async handle({ params, principal }) {
+        const { conversation, messages } = await service.conversations.getWithMessages(ownerOf(principal), params.id);
+        return presentConversation(conversation, messages, service.urls);
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/conversations/:id',
+      summary: 'Delete a conversation, its messages and its audio',
+      tag: 'conversations',
+      auth: 'api_key',
+      params: conversationParams,
+      async handle({ params, principal }) {
+        await service.conversations.delete(ownerOf(principal), params.id);
+        return { deleted: true };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/conversations/:id/end',
+      summary: 'End a conversation (idempotent)',
+      tag: 'conversations',
+      auth: 'conversation',
+      params: conversationParams,
+      async handle({ params, principal }) {
+        return presentConversation(await service.conversations.end(ownerOf(principal), params.id));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/conversations/:id/messages',
+      summary: 'Send a message and get the reply (JSON, or SSE with stream: true)',
+      tag: 'conversations',
+      auth: 'conversation',
+      params: conversationParams,
+      body: messageBody,
+      produces: ['text/event-stream'],
+      async handle({ params, body, principal, ctx }) {
+        const owner = ownerOf(principal);
+        const signal = requestSignal(ctx);
+        if (body.stream) {
+          const started = await service.conversations.startReply(owner, params.id, body.content, { signal });
+          streamReplyAsSse(ctx, started.events, service.urls);
+          return undefined;
+        }
+        const message = await service.conversations.sendMessage(owner, params.id, body.content, { signal });
+        return presentMessage(message, service.urls);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,10 @@
+import { s } from '../schema/schema.js';
+
+/** Path parameters shared by several routes. */
+export const conversationParams = s.object({
+  id: s.string({ pattern: /^(conv_[0-9a-z]{16,40}|[0-9a-f-]{36})$/, patternHint: 'be a conversation id (conv_…)' }),
+});
+
+export const avatarParams = s.object({
+  id: s.string({ pattern: /^[a-z0-9-]{1,64}$/, patternHint: 'be an avatar id such as luna-001' }),
+});

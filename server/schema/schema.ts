@@ -1,0 +1,165 @@
+import { ValidationError } from '../../core/index.js';
+
+/** JSON Schema (the OpenAPI 3.1 dialect) as produced by {@link Schema.json}. */
+export type JsonSchema = { [key: string]: unknown };
+
+/**
+ * A validator that also describes itself as JSON Schema, so one definition per route both checks
+ * requests at the edge and produces the OpenAPI document. `parse` returns the typed value or
+ * throws a ValidationError whose message names the field and the rule.
+ */
+export interface Schema<T> {
+  readonly json: JsonSchema;
+  readonly isOptional: boolean;
+  parse(value: unknown, field: string): T;
+}
+
+export type Infer<S> = S extends Schema<infer T> ? T : never;
+
+function schema<T>(json: JsonSchema, parse: (value: unknown, field: string) => T, isOptional = false): Schema<T> {
+  return Object.freeze({ json: Object.freeze(json), isOptional, parse });
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function codePoints(value: string): number {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}
+
+export interface StringRules {
+  min?: number;
+  max?: number;
+  pattern?: RegExp;
+  /** Human wording of the pattern for error messages, e.g. "look like conv_…". */
+  patternHint?: string;
+  format?: string;
+  description?: string;
+  example?: string;
+}
+
+export const s = {
+  string(rules: StringRules = {}): Schema<string> {
+    const json: JsonSchema = { type: 'string' };
+    if (rules.min !== undefined) json.minLength = rules.min;
+    if (rules.max !== undefined) json.maxLength = rules.max;
+    if (rules.pattern) json.pattern = rules.pattern.source;
+    if (rules.format) json.format = rules.format;
+    if (rules.description) json.description = rules.description;
+    if (rules.example) json.examples = [rules.example];
+    return schema(json, (value, field) => {
+      if (typeof value !== 'string') throw new ValidationError(field, `${field} must be a string, got ${typeName(value)}`);
+      const length = codePoints(value);
+      if (rules.min !== undefined && length < rules.min) {
+        throw new ValidationError(field, rules.min === 1 ? `${field} must not be empty` : `${field} must be at least ${rules.min} characters`);
+      }
+      if (rules.max !== undefined && length > rules.max) {
+        throw new ValidationError(field, `${field} must be at most ${rules.max} characters (got ${length})`);
+      }
+      if (rules.pattern && !rules.pattern.test(value)) {
+        throw new ValidationError(field, `${field} must ${rules.patternHint ?? `match ${rules.pattern.source}`}`);
+      }
+      return value;
+    });
+  },
+
+  enum<const V extends string>(values: readonly V[], description?: string): Schema<V> {
+    return schema({ type: 'string', enum: [...values], ...(description && { description }) }, (value, field) => {
+      if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
+        throw new ValidationError(field, `${field} must be one of: ${values.join(', ')}`);
+      }
+      return value as V;
+    });
+  },
+
+  boolean(description?: string): Schema<boolean> {
+    return schema({ type: 'boolean', ...(description && { description }) }, (value, field) => {
+      if (typeof value !== 'boolean') throw new ValidationError(field, `${field} must be true or false, got ${typeName(value)}`);
+      return value;
+    });
+  },
+
+  integer(rules: { min?: number; max?: number; description?: string } = {}): Schema<number> {
+    const json: JsonSchema = { type: 'integer' };
+    if (rules.min !== undefined) json.minimum = rules.min;
+    if (rules.max !== undefined) json.maximum = rules.max;
+    if (rules.description) json.description = rules.description;
+    return schema(json, (value, field) => {
+      // Query strings carry numbers as text.
+      const n = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isInteger(n)) throw new ValidationError(field, `${field} must be an integer`);
+      if (rules.min !== undefined && n < rules.min) throw new ValidationError(field, `${field} must be at least ${rules.min}`);
+      if (rules.max !== undefined && n > rules.max) throw new ValidationError(field, `${field} must be at most ${rules.max}`);
+      return n;
+    });
+  },
+
+  number(rules: { min?: number; max?: number; description?: string } = {}): Schema<number> {
+    const json: JsonSchema = { type: 'number' };
+    if (rules.min !== undefined) json.minimum = rules.min;
+    if (rules.max !== undefined) json.maximum = rules.max;
+    if (rules.description) json.description = rules.description;
+    return schema(json, (value, field) => {
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new ValidationError(field, `${field} must be a number`);
+      if (rules.min !== undefined && value < rules.min) throw new ValidationError(field, `${field} must be at least ${rules.min}`);
+      if (rules.max !== undefined && value > rules.max) throw new ValidationError(field, `${field} must be at most ${rules.max}`);
+      return value;
+    });
+  },
+
+  array<T>(item: Schema<T>, rules: { min?: number; max?: number; description?: string } = {}): Schema<T[]> {
+    const json: JsonSchema = { type: 'array', items: item.json };
+    if (rules.min !== undefined) json.minItems = rules.min;
+    if (rules.max !== undefined) json.maxItems = rules.max;
+    if (rules.description) json.description = rules.description;
+    return schema(json, (value, field) => {
+      if (!Array.isArray(value)) throw new ValidationError(field, `${field} must be an array, got ${typeName(value)}`);
+      if (rules.min !== undefined && value.length < rules.min) throw new ValidationError(field, `${field} must have at least ${rules.min} items`);
+      if (rules.max !== undefined && value.length > rules.max) throw new ValidationError(field, `${field} must have at most ${rules.max} items`);
+      return value.map((v, i) => item.parse(v, `${field}[${i}]`));
+    });
+  },
+
+  /** An object with exactly these fields; unknown fields are rejected by name (as Stripe does). */
+  object<const Shape extends Record<string, Schema<unknown>>>(shape: Shape, description?: string): Schema<ObjectOf<Shape>> {
+    const required = Object.entries(shape).filter(([, v]) => !v.isOptional).map(([k]) => k);
+    const properties = Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.json]));
+    const json: JsonSchema = { type: 'object', properties, additionalProperties: false };
+    if (required.length) json.required = required;
+    if (description) json.description = description;
+    return schema(json, (value, field) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new ValidationError(field || 'body', `${field || 'The request body'} must be a JSON object, got ${typeName(value)}`);
+      }
+      const record = value as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const [key, child] of Object.entries(shape)) {
+        const path = field ? `${field}.${key}` : key;
+        if (record[key] === undefined) {
+          if (!child.isOptional) throw new ValidationError(path, `${path} is required`);
+          continue;
+        }
+        out[key] = child.parse(record[key], path);
+      }
+      const unknown = Object.keys(record).filter((k) => !(k in shape));
+      if (unknown.length) {
+        const path = field ? `${field}.${unknown[0]}` : unknown[0]!;
+        throw new ValidationError(path, `Unknown field ${path}; allowed fields: ${Object.keys(shape).join(', ') || 'none'}`);
+      }
+      return out as ObjectOf<Shape>;
+    });
+  },
+
+  optional<T>(inner: Schema<T>): Schema<T | undefined> {
+    return schema(inner.json, (value, field) => (value === undefined ? undefined : inner.parse(value, field)), true);
+  },
+};
+
+type OptionalKeys<Shape> = { [K in keyof Shape]: Shape[K] extends Schema<infer T> ? (undefined extends T ? K : never) : never }[keyof Shape];
+type RequiredKeys<Shape> = Exclude<keyof Shape, OptionalKeys<Shape>>;
+export type ObjectOf<Shape> = { [K in RequiredKeys<Shape>]: Infer<Shape[K]> } & { [K in OptionalKeys<Shape>]?: Infer<Shape[K]> };

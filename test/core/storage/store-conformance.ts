@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { AccountRecord, ConversationRecord, MessageRecord, Store } from '../../../core/index.js';
+import { createIdGenerator } from '../../../core/index.js';
+
+/**
+ * The behaviour every {@link Store} engine must have. Each engine's test file calls this with a
+ * factory giving a fresh, migrated store.
+ */
+export function testStoreConformance(engine: string, open: () => Promise<Store>): void {
+  describe(`Store conformance: ${engine}`, () => {
+    const ids = createIdGenerator();
+    let store: Store;
+    let account: AccountRecord;
+
+    const newAccount = (email: string): AccountRecord => ({
+      id: ids.next('acct'),
+      email,
+      passwordHash: 'scrypt$x',
+      tier: 'free',
+      rpmOverride: null,
+      connectionsOverride: null,
+      createdAt: 1_700_000_000_000,
+    });
+    const newConversation = (owner: AccountRecord, mode: 'live' | 'test' = 'test'): ConversationRecord => ({
+      id: ids.next('conv'),
+      accountId: owner.id,
+      mode,
+      avatarId: 'luna-001',
+      personaId: null,
+      status: 'active',
+      aiProvider: 'local',
+      aiModel: 'm',
+      ttsProvider: 'local',
+      voiceId: 'en-US-Neural2-F',
+      systemPrompt: 'Be brief.',
+      aiTokens: 0,
+      ttsCharacters: 0,
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_000,
+      endedAt: null,
+      endReason: null,
+    });
+    const newMessage = (conversationId: string, createdAt: number, content = 'hello'): MessageRecord => ({
+      id: ids.next('msg'),
+      conversationId,
+      role: 'user',
+      content,
+      status: 'complete',
+      audioKey: null,
+      audioBase: null,
+      audioError: null,
+      aiTokens: 0,
+      ttsCharacters: 0,
+      createdAt,
+    });
+
+    before(async () => {
+      store = await open();
+      account = newAccount('owner@example.com');
+      await store.accounts.create(account);
+    });
+    after(() => store.close());
+
+    it('migrating twice applies nothing the second time', async () => {
+      assert.deepEqual(await store.migrate(), []);
+    });
+
+    it('stores and finds accounts by id and email; emails are unique', async () => {
+      assert.deepEqual(await store.accounts.findById(account.id), account);
+      assert.deepEqual(await store.accounts.findByEmail('owner@example.com'), account);
+      assert.equal(await store.accounts.findByEmail('nobody@example.com'), undefined);
+      await assert.rejects(store.accounts.create({ ...newAccount('owner@example.com') }));
+    });
+
+    it('finds API keys by hash, scopes them by account, revokes once', async () => {
+      const key = {
+        id: ids.next('key'),
+        accountId: account.id,
+        name: 'k',
+        mode: 'live' as const,
+        hash: 'a'.repeat(64),
+        last4: 'abcd',
+        createdAt: 1,
+        lastUsedAt: null,
+        revokedAt: null,
+      };
+      await store.apiKeys.create(key);
+      assert.deepEqual(await store.apiKeys.findByHash('a'.repeat(64)), key);
+      assert.equal(await store.apiKeys.findById('acct_other', key.id), undefined);
+      await store.apiKeys.touch(key.id, 5);
+      await store.apiKeys.revoke(key.id, 10);
+      await store.apiKeys.revoke(key.id, 20);
+      const revoked = await store.apiKeys.findById(account.id, key.id);
+      assert.equal(revoked?.revokedAt, 10);
+      assert.equal(revoked?.lastUsedAt, 5);
+      assert.equal((await store.apiKeys.listByAccount(account.id)).length, 1);
+    });
+
+    it('conversations are visible only to their owner and mode', async () => {
+      const other = newAccount('other@example.com');
+      await store.accounts.create(other);
+      const conversation = newConversation(account);
+      await store.conversations.create(conversation);
+      assert.deepEqual(await store.conversations.find({ accountId: account.id, mode: 'test' }, conversation.id), conversation);
+      assert.equal(await store.conversations.find({ accountId: account.id, mode: 'live' }, conversation.id), undefined);
+      assert.equal(await store.conversations.find({ accountId: other.id, mode: 'test' }, conversation.id), undefined);
+    });
+
+    it('adds usage atomically and updates status', async () => {
+      const conversation = newConversation(account);
+      await store.conversations.create(conversation);
+      await Promise.all([
+        store.conversations.addUsage(conversation.id, { aiTokens: 10, ttsCharacters: 3 }, 2),
+        store.conversations.addUsage(conversation.id, { aiTokens: 5, ttsCharacters: 4 }, 3),
+      ]);
+      await store.conversations.update(conversation.id, { status: 'ended', endedAt: 9, endReason: 'ended' });
+      const found = await store.conversations.find({ accountId: account.id, mode: 'test' }, conversation.id);
+      assert.equal(found?.aiTokens, 15);
+      assert.equal(found?.ttsCharacters, 7);
+      assert.equal(found?.status, 'ended');
+      assert.equal(found?.endedAt, 9);
+      assert.equal(found?.endReason, 'ended');
+    });
+
+    it('lists messages in order and deletes them with the conversation', async () => {
+      const conversation = newConversation(account);
+      await store.conversations.create(conversation);
+      const first = newMessage(conversation.id, 100, 'first');
+      const second = { ...newMessage(conversation.id, 200, 'second'), role: 'assistant' as const, audioKey: 'aud_x.mp3', audioBase: 'aud_x', aiTokens: 7 };
+      await store.messages.create(second);
+      await store.messages.create(first);
+      assert.deepEqual(await store.messages.listByConversation(conversation.id), [first, second]);
+      await store.messages.deleteByConversation(conversation.id);
+      await store.conversations.delete(conversation.id);
+      assert.deepEqual(await store.messages.listByConversation(conversation.id), []);
+      assert.equal(await store.conversations.find({ accountId: account.id, mode: 'test' }, conversation.id), undefined);
+    });
+
+    it('keeps unicode content intact', async () => {
+      const conversation = newConversation(account);
+      await store.conversations.create(conversation);
+      const message = newMessage(conversation.id, 1, 'こんにちは 👋🏽 — "quoted" \u0000 end');
+      await store.messages.create(message);
+      assert.equal((await store.messages.listByConversation(conversation.id))[0]?.content, message.content);
+    });
+
+    it('lists idle active conversations', async () => {
+      const idle = { ...newConversation(account), updatedAt: 50 };
+      await store.conversations.create(idle);
+      const found = await store.conversations.listIdle(60, 100);
+      assert.ok(found.some((c) => c.id === idle.id));
+      assert.ok(found.every((c) => c.status === 'active' && c.updatedAt < 60));
+    });
+
+    it('rolls back every write of a failed transaction', async () => {
+      const conversation = newConversation(account);
+      await assert.rejects(
+        store.transaction(async (tx) => {
+          await tx.conversations.create(conversation);
+          await tx.messages.create(newMessage(conversation.id, 1));
+          throw new Error('boom');
+        }),
+        /boom/,
+      );
+      assert.equal(await store.conversations.find({ accountId: account.id, mode: 'test' }, conversation.id), undefined);
+      assert.deepEqual(await store.messages.listByConversation(conversation.id), []);
+    });
+
+    it('commits every write of a successful transaction', async () => {
+      const conversation = newConversation(account);
+      await store.transaction(async (tx) => {
+        await tx.conversations.create(conversation);
+        await tx.messages.create(newMessage(conversation.id, 1));
+      });
+      assert.equal((await store.messages.listByConversation(conversation.id)).length, 1);
+    });
+
+    it('refuses a message for a conversation that does not exist', async () => {
+      await assert.rejects(store.messages.create(newMessage('conv_missing', 1)));
+    });
+  });
+}

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { repoRoot } from '../support/repo-root.js';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('CLI', () => {
+  let dataDir: string;
+  before(async () => (dataDir = await mkdtemp(join(tmpdir(), 'avatar-cli-'))));
+  after(() => rm(dataDir, { recursive: true, force: true }));
+
+  function cli(...args: string[]): Promise<Run> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [join(repoRoot, 'dist/server/cli.js'), ...args], {
+        env: { PATH: process.env.PATH, DATA_DIR: dataDir },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d));
+      child.stderr.on('data', (d: Buffer) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  function json(run: Run): Record<string, unknown> {
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.trim().split('\n');
+    assert.equal(lines.length, 1, 'one JSON object and nothing else on stdout');
+    return JSON.parse(lines[0]!) as Record<string, unknown>;
+  }
+
+  it('migrates, creates an account and keys, lists, mints a token and revokes', async () => {
+    assert.deepEqual(json(await cli('migrate')), { migrated: true });
+    const account = json(await cli('account', 'create', '--email', 'Ops@Example.com', '--password', 'correct horse', '--tier', 'pro'));
+    assert.match(String(account.id), /^acct_/);
+    assert.equal(account.email, 'ops@example.com');
+    assert.equal(account.tier, 'pro');
+
+    const live = json(await cli('keys', 'create', '--email', 'ops@example.com', '--name', 'backend'));
+    assert.equal(live.mode, 'live');
+    assert.match(String(live.key), /^svc_live_/);
+    const test = json(await cli('keys', 'create', '--email', 'ops@example.com', '--name', 'dev', '--test'));
+    assert.match(String(test.key), /^svc_test_/);
+
+    const list = json(await cli('keys', 'list', '--email', 'ops@example.com'));
+    const keys = list.api_keys as { id: string; name: string }[];
+    assert.deepEqual(keys.map((k) => k.name).sort(), ['backend', 'dev']);
+    assert.ok(!JSON.stringify(list).includes(String(live.key)));
+
+    const token = json(await cli('token', '--email', 'ops@example.com'));
+    assert.equal(String(token.token).split('.').length, 3);
+
+    assert.deepEqual(json(await cli('keys', 'revoke', '--id', String(live.id))), { deleted: true });
+    const after = json(await cli('keys', 'list', '--email', 'ops@example.com'));
+    assert.ok((after.api_keys as { id: string; revoked_at: string | null }[]).find((k) => k.id === live.id)?.revoked_at);
+  });
+
+  it('fails with one line on stderr and a non-zero code', async () => {
+    const cases: [string[], RegExp][] = [
+      [['account', 'create', '--password', 'whatever1'], /--email is required/],
+      [['account', 'create', '--email', 'x@example.com', '--password', 'short'], /at least 8 characters/],
+      [['keys', 'list', '--email', 'nobody@example.com'], /No account/],
+      [['frobnicate'], /Unknown command 'frobnicate'/],
+      [['keys', 'create', '--bogus'], /Unknown option/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await cli(...args);
+      assert.notEqual(run.code, 0, args.join(' '));
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+      assert.match(run.stderr, message);
+    }
+  });
+
+  it('stops on bad configuration, naming the variable', async () => {
+    const child = await new Promise<Run>((resolve) => {
+      const p = spawn(process.execPath, [join(repoRoot, 'dist/server/cli.js'), 'migrate'], {
+        env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: 'eighty' },
+      });
+      let stderr = '';
+      p.stderr.on('data', (d: Buffer) => (stderr += d));
+      p.on('close', (code) => resolve({ code, stdout: '', stderr }));
+    });
+    assert.equal(child.code, 1);
+    assert.match(child.stderr, /^avatar-service: PORT: must be an integer/);
+  });
+});

@@ -1,0 +1,92 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AIProvider, AvatarService, SpeechProvider } from '../../core/index.js';
+import {
+  FsBlobStore,
+  createAvatarService,
+  createLocalProvider,
+  createLocalSpeechProvider,
+  createSqliteStore,
+} from '../../core/index.js';
+import { createApp, idsFor, loadConfig } from '../../server/index.js';
+import type { ServerConfig } from '../../server/index.js';
+
+export interface TestServer {
+  url: string;
+  service: AvatarService;
+  config: ServerConfig;
+  dataDir: string;
+  /** A test key of account A. */
+  key: string;
+  /** A live key of account A (separate data from `key`). */
+  liveKey: string;
+  /** A test key of account B. */
+  otherKey: string;
+  accountId: string;
+  request(path: string, init?: RequestInit & { json?: unknown; auth?: string | null }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  aiProviders?: AIProvider[];
+  speechProviders?: SpeechProvider[];
+}
+
+/**
+ * A real server on an ephemeral port over a fresh SQLite file, with two accounts and keys.
+ * `request` defaults to account A's test key; pass `auth: null` for none.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'avatar-api-'));
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', PUBLIC_URL: url, DEV_BOOTSTRAP: 'false', ...options.env });
+  const service = createAvatarService({
+    store: await createSqliteStore({ filename: join(dataDir, 'avatar.db') }),
+    blobs: new FsBlobStore(join(dataDir, 'audio')),
+    publicUrl: url,
+    ids: idsFor(config),
+    jwtSecret: config.jwtSecret,
+    aiProviders: options.aiProviders ?? [createLocalProvider()],
+    speechProviders: options.speechProviders ?? [createLocalSpeechProvider()],
+  });
+  await service.start();
+  const a = await service.accounts.createAccount({ email: 'a@example.com', password: 'password-a', tier: 'pro' });
+  const b = await service.accounts.createAccount({ email: 'b@example.com', password: 'password-b' });
+  const key = (await service.accounts.createApiKey(a.id, { name: 'test A', mode: 'test' })).key;
+  const liveKey = (await service.accounts.createApiKey(a.id, { name: 'live A', mode: 'live' })).key;
+  const otherKey = (await service.accounts.createApiKey(b.id, { name: 'test B', mode: 'test' })).key;
+
+  server.on('request', createApp({ service, config, log: () => undefined }).callback());
+
+  return {
+    url,
+    service,
+    config,
+    dataDir,
+    key,
+    liveKey,
+    otherKey,
+    accountId: a.id,
+    request(path, init = {}) {
+      const { json, auth, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      const credential = auth === undefined ? key : auth;
+      if (credential !== null) headers.set('authorization', `Bearer ${credential}`);
+      if (json !== undefined) headers.set('content-type', 'application/json');
+      return fetch(url + path, { ...rest, headers, ...(json !== undefined && { body: JSON.stringify(json) }) });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await service.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
