@@ -12,6 +12,12 @@ import { createIdGenerator } from './ids.js';
 import { PersonaCatalog } from './personas/persona-catalog.js';
 import { ProviderRegistry } from './providers/provider-registry.js';
 import { SpeechRegistry } from './speech/speech-registry.js';
+import { SessionService } from './sessions/session-service.js';
+import type { ConnectionCounter } from './limits/connection-counter.js';
+import { MemoryConnectionCounter } from './limits/connection-counter.js';
+import type { RateLimiter } from './limits/rate-limiter.js';
+import { MemoryRateLimiter } from './limits/rate-limiter.js';
+import { UsageLimits } from './limits/usage-limits.js';
 import type { UrlBuilder } from './urls.js';
 import { createUrlBuilder } from './urls.js';
 
@@ -29,6 +35,11 @@ export interface AvatarServiceOptions {
   defaultTtsProvider?: string;
   /** An active conversation with no activity for this long ends with reason `timeout`. */
   conversationIdleTimeoutMs?: number;
+  /** Request counting; in-memory by default (one process), Redis-backed for several. */
+  rateLimiter?: RateLimiter;
+  connectionCounter?: ConnectionCounter;
+  /** Requests per minute of one anonymous client address on public reads (default 120). */
+  anonymousRequestsPerMinute?: number;
   clock?: Clock;
   ids?: IdGenerator;
 }
@@ -47,6 +58,8 @@ export interface AvatarService {
   readonly avatars: AvatarCatalog;
   readonly personas: PersonaCatalog;
   readonly conversations: ConversationService;
+  readonly sessions: SessionService;
+  readonly limits: UsageLimits;
   readonly providers: ProviderRegistry;
   readonly speech: SpeechRegistry;
   readonly urls: UrlBuilder;
@@ -70,6 +83,14 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider);
   const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
   const conversations = new ConversationService({ store, blobs, clock, ids, avatars, personas, providers, speech });
+  const sessions = new SessionService({ conversations, secret: options.jwtSecret, clock });
+  const limits = new UsageLimits({
+    store,
+    clock,
+    rates: options.rateLimiter ?? new MemoryRateLimiter(clock),
+    connections: options.connectionCounter ?? new MemoryConnectionCounter(),
+    anonymousPerMinute: options.anonymousRequestsPerMinute ?? 120,
+  });
   const idleMs = options.conversationIdleTimeoutMs ?? 30 * 60_000;
   let sweeper: ReturnType<typeof setInterval> | undefined;
 
@@ -78,6 +99,8 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     avatars,
     personas,
     conversations,
+    sessions,
+    limits,
     providers,
     speech,
     urls: createUrlBuilder(options.publicUrl),

@@ -50,3 +50,14 @@ export type * from './speech/speech-provider.js';
 export { SpeechRegistry, BROWSER_SPEECH } from './speech/speech-registry.js';
 export { SentenceSplitter, splitSentences } from './speech/sentence-splitter.js';
 export { createLocalSpeechProvider } from './speech/local/index.js';
+
+export type * from './protocol/realtime-protocol.js';
+export { SessionService, SESSION_TTL_DEFAULT_S, SESSION_TTL_MAX_S } from './sessions/session-service.js';
+export type { SessionPrincipal, IssuedSession, CreateSessionInput } from './sessions/session-service.js';
+export { TierLimits, limitsOf } from './limits/tier-limits.js';
+export type { AccountLimits } from './limits/tier-limits.js';
+export { MemoryRateLimiter } from './limits/rate-limiter.js';
+export type { RateLimiter, RateRule, RateDecision } from './limits/rate-limiter.js';
+export { MemoryConnectionCounter } from './limits/connection-counter.js';
+export type { ConnectionCounter, ConnectionLease } from './limits/connection-counter.js';
+export { UsageLimits } from './limits/usage-limits.js';

@@ -16,6 +16,7 @@ import { demoRoutes } from './routes/demo-routes.js';
 import { audioRoute, avatarAssetRoute } from './routes/file-routes.js';
 import { healthRoute } from './routes/health-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
+import { demoSessionRoute, sessionRoutes } from './routes/session-routes.js';
 
 export interface AppOptions {
   service: AvatarService;
@@ -38,10 +39,16 @@ export function createApp({ service, config, log = defaultLog }: AppOptions): Ko
     ...avatarRoutes(paths.avatarAssets),
     ...personaRoutes(),
     ...conversationRoutes(service),
+    ...sessionRoutes(),
     ...accountRoutes(),
     audioRoute(),
   ];
-  const root: Route[] = [health, avatarAssetRoute(new FsBlobStore(paths.avatarAssets)), ...demoRoutes(paths)];
+  const root: Route[] = [
+    health,
+    avatarAssetRoute(new FsBlobStore(paths.avatarAssets)),
+    ...demoRoutes(paths),
+    ...(config.devBootstrap ? [demoSessionRoute()] : []),
+  ];
   const documented = [
     ...v1.map((route) => ({ prefix: '/v1', route })),
     ...root.filter((r) => r.tag !== 'demo').map((route) => ({ prefix: '', route })),

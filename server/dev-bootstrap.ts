@@ -10,14 +10,12 @@ export interface BootstrapResult {
 }
 
 /**
- * Development mode: on a database without accounts, create a demo account and a test key so a
- * new user can try the API at once. Does nothing when any account exists.
+ * Development mode: create the demo account and a test key if they do not exist, so a new user
+ * can try the API at once (the key is printed once) and the demo page can mint sessions.
  */
-export async function devBootstrap(service: AvatarService): Promise<BootstrapResult | undefined> {
-  if ((await service.store.accounts.count()) > 0) {
-    const demo = await service.store.accounts.findByEmail(DEMO_EMAIL);
-    return demo && { accountId: demo.id, key: undefined, password: undefined };
-  }
+export async function devBootstrap(service: AvatarService): Promise<BootstrapResult> {
+  const demo = await service.store.accounts.findByEmail(DEMO_EMAIL);
+  if (demo) return { accountId: demo.id, key: undefined, password: undefined };
   const password = `demo-${service.ids.next('key').slice(-12)}`;
   const account = await service.accounts.createAccount({ email: DEMO_EMAIL, password, tier: 'creator' });
   const { key } = await service.accounts.createApiKey(account.id, { name: 'Development key (created on first start)', mode: 'test' });

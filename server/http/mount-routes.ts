@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
-import type { AvatarService } from '../../core/index.js';
+import type { AvatarService, Principal } from '../../core/index.js';
 import { ServiceError } from '../../core/index.js';
 import type { ServerConfig } from '../config.js';
 import { authenticate } from './authenticate.js';
+import { applyRateLimit } from './rate-limit.js';
 import type { Route } from './route.js';
 import type { Serializer } from './serializer.js';
 
@@ -16,9 +17,9 @@ export interface MountOptions {
 }
 
 /**
- * Builds a router from route definitions: authentication, a JSON body parser on routes that take
- * a body, schema validation of params / query / body, then the handler, whose result goes
- * through the serializer.
+ * Builds a router from route definitions: authentication and rate limiting, a JSON body parser
+ * on routes that take a body, schema validation of params / query / body, then the handler,
+ * whose result goes through the serializer.
  */
 export function mountRoutes(routes: readonly Route[], { service, config, serializer, prefix }: MountOptions): Router {
   const router = new Router(prefix ? { prefix } : {});
@@ -31,10 +32,18 @@ export function mountRoutes(routes: readonly Route[], { service, config, seriali
     jsonLimit: config.bodyLimitBytes,
   });
   for (const route of routes) {
-    const middleware: Middleware[] = [];
+    const middleware: Middleware[] = [
+      // Credentials and limits first: an unknown caller never gets its body read.
+      async (ctx: Context, next: Next) => {
+        const principal = await authenticate(ctx, route.auth, service, config);
+        if (route.auth !== 'none') await applyRateLimit(ctx, service, principal);
+        ctx.state.principal = principal;
+        await next();
+      },
+    ];
     if (route.body) middleware.push(requireJson, parseJson);
     middleware.push(async (ctx: Context) => {
-      const principal = await authenticate(ctx, route.auth, service, config);
+      const principal = ctx.state.principal as Principal | undefined;
       const params = route.params ? route.params.parse(ctx.params, '') : undefined;
       const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
       const body = route.body ? route.body.parse(ctx.request.body ?? {}, '') : undefined;

@@ -1,8 +1,8 @@
 import type { Owner, Principal } from '../../core/index.js';
 import { UnauthorizedError } from '../../core/index.js';
 
-/** The data scope of a caller that must act for an account in one mode (API key or session). */
+/** The data scope of a caller acting for an account in one mode (API key or session token). */
 export function ownerOf(principal: Principal | undefined): Owner {
-  if (principal?.type === 'api_key') return principal.owner;
+  if (principal?.type === 'api_key' || principal?.type === 'session') return principal.owner;
   throw new UnauthorizedError();
 }

@@ -1,30 +1,16 @@
-import type { ReplyEvent, UrlBuilder, VisemeCue } from '../../core/index.js';
+import type { ReplyEvent, ServerFrame, UrlBuilder } from '../../core/index.js';
 
 /**
- * The wire form of reply events, shared by SSE, socket.io and the plain WebSocket so every
- * transport carries the same payloads. `state` events are for realtime transports.
+ * The wire form of a reply event, the same for SSE, socket.io and the plain WebSocket
+ * (`core/protocol/realtime-protocol.ts`).
  */
-export type WireReplyEvent =
-  | { name: 'message'; data: { delta: string } }
-  | { name: 'audio'; data: { url: string; seq: number; text: string; duration_ms: number; visemes?: WireViseme[] } }
-  | { name: 'done'; data: { id: string; usage: { ai_tokens: number; tts_characters: number } } }
-  | { name: 'error'; data: { error: { code: string; message: string } } }
-  | { name: 'state'; data: { state: 'idle' | 'thinking' | 'talking' } };
-
-export interface WireViseme {
-  viseme: VisemeCue['viseme'];
-  start_ms: number;
-  end_ms: number;
-  weight: number;
-}
-
-export function toWire(event: ReplyEvent, urls: UrlBuilder): WireReplyEvent {
+export function toWire(event: ReplyEvent, urls: UrlBuilder): ServerFrame {
   switch (event.type) {
     case 'text-delta':
-      return { name: 'message', data: { delta: event.delta } };
+      return { type: 'message', data: { delta: event.delta } };
     case 'audio':
       return {
-        name: 'audio',
+        type: 'audio',
         data: {
           url: urls.audio(event.key),
           seq: event.seq,
@@ -42,15 +28,15 @@ export function toWire(event: ReplyEvent, urls: UrlBuilder): WireReplyEvent {
       };
     case 'done':
       return {
-        name: 'done',
+        type: 'done',
         data: {
           id: event.message.id,
           usage: { ai_tokens: event.message.aiTokens, tts_characters: event.message.ttsCharacters },
         },
       };
     case 'error':
-      return { name: 'error', data: { error: { code: event.error.code, message: event.error.message } } };
+      return { type: 'error', data: { error: { code: event.error.code, message: event.error.message } } };
     case 'state':
-      return { name: 'state', data: { state: event.state } };
+      return { type: 'state', data: { state: event.state } };
   }
 }

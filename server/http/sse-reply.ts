@@ -15,7 +15,7 @@ export function streamReplyAsSse(ctx: Context, events: AsyncIterable<ReplyEvent>
       for await (const event of events) {
         if (event.type === 'state') continue;
         const wire = toWire(event, urls);
-        sse.send(wire.name, wire.data);
+        sse.send(wire.type, wire.data);
       }
     } catch {
       sse.send('error', { error: { code: 'internal_error', message: 'The stream failed' } });

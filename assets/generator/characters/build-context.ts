@@ -21,6 +21,7 @@ export interface Palette {
   readonly shoes: Vec3;
   readonly iris: Vec3;
   readonly lips: Vec3;
+  readonly glasses: Vec3;
 }
 
 /** Everything the part builders share while one avatar is generated. */
@@ -63,6 +64,7 @@ export function createBuildContext(spec: CharacterSpec, targetCount: number): Bu
       shoes: hexToLinear(spec.outfit.shoes),
       iris: hexToLinear(spec.face.iris),
       lips: hexToLinear(spec.face.lips),
+      glasses: hexToLinear(spec.face.glassesColor),
     },
     k: spec.height / 1.7,
   };

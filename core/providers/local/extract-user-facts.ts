@@ -99,7 +99,7 @@ const HELP_TOPIC: readonly RegExp[] = [
   /\bhow (?:do|can|should|would) (?:i|we|you)\s+/i,
   /\bhow to\s+/i,
   /\b(?:i want to|i'd like to|i would like to|i need to|i'm trying to|i am trying to)\s+(?:learn |know |understand )?/i,
-  /\bwhat (?:is|are|was|were)\s+(?:a |an |the )?/i,
+  /\bwhat (?:is|are|was|were)\s+/i,
   /\babout\s+/i,
 ];
 

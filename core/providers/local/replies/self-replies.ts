@@ -40,7 +40,7 @@ export function capabilitiesReply(ctx: ReplyContext): Sentences {
   return [
     say(ctx, [`I can ${listPhrase(abilities, 'or')}.`, `Here's what I can do: ${listPhrase(abilities)}.`]),
     say(ctx, ["I'll also remember what you tell me during our chat, like your name.", 'I also keep track of what we talk about, so you can ask me about it later.']),
-    say(ctx, ctx.guide.followUps.map((q) => q.replace('{topic}', 'it'))),
+    say(ctx, ['What would you like to start with?', ...ctx.guide.followUps.filter((q) => !q.includes('{topic}'))]),
   ];
 }
 

@@ -2,12 +2,25 @@ import type { Intent } from '../detect-intent.js';
 import type { ReplyContext, Sentences } from './reply-context.js';
 import { introduceSelf, say } from './reply-context.js';
 
+const HELLO_START = /^(?:hi|hello|hey|hiya|howdy|greetings|welcome|good (?:morning|afternoon|evening|day))\b/i;
+
+/** "Hi! I'm Ada." → "I'm Ada."; the greeting unchanged when nothing would be left. */
+function withoutLeadingHello(greeting: string): string {
+  const rest = greeting.replace(/^(?:hi|hello|hey|hiya|howdy|greetings|welcome|good (?:morning|afternoon|evening|day))(?: there)?[!,.]*\s*/i, '');
+  return rest.length > 0 ? rest : greeting;
+}
+
 const OPENERS_WHAT_NEXT = ["What's on your mind today?", 'What would you like to talk about?', 'How can I help you today?', 'What can I do for you?'];
 
 /** Greets: the persona's own greeting on the first turn, a tone-matched hello otherwise. */
 export function greetingReply(ctx: ReplyContext): Sentences {
   const intro = ctx.message.introducedName !== undefined ? [say(ctx, ctx.tone.niceToMeet)] : [];
-  if (ctx.firstTurn && ctx.voice.greeting !== undefined) return [...intro, ctx.voice.greeting];
+  if (ctx.firstTurn && ctx.voice.greeting !== undefined) {
+    if (intro.length === 0) return [ctx.voice.greeting];
+    // "Nice to meet you, Sam! I'm Ada…" rather than "Hi Sam! Hi! I'm Ada…".
+    const niceToMeet = say(ctx, ctx.tone.niceToMeet.filter((t) => !HELLO_START.test(t)));
+    return [niceToMeet, withoutLeadingHello(ctx.voice.greeting)];
+  }
   if (ctx.firstTurn) {
     const hello = intro.length > 0 ? intro : [say(ctx, ctx.tone.hello)];
     return [...hello, `${introduceSelf(ctx)}.`, say(ctx, OPENERS_WHAT_NEXT)];
@@ -26,7 +39,7 @@ export function farewellReply(ctx: ReplyContext): Sentences {
 }
 
 export function thanksReply(ctx: ReplyContext): Sentences {
-  return [say(ctx, ctx.tone.thanksReply), say(ctx, ['Is there anything else I can help with?', 'Anything else on your mind?', 'Let me know if there is anything else.'])];
+  return [say(ctx, ctx.tone.thanksReply), say(ctx, ['Is there anything else I can help with?', 'Anything else on your mind?', 'Is there anything else you need?'])];
 }
 
 export function howAreYouReply(ctx: ReplyContext): Sentences {
@@ -59,7 +72,7 @@ export function apologyReply(ctx: ReplyContext): Sentences {
 }
 
 export function acknowledgeReply(ctx: ReplyContext): Sentences {
-  return [say(ctx, ['Great.', 'Alright.', 'Okay.', 'Sounds good.']), say(ctx, ['What would you like to talk about next?', 'Anything else on your mind?', ...ctx.guide.followUps])];
+  return [say(ctx, ['Great.', 'Alright.', 'Okay.', 'Sounds good.']), say(ctx, ['What would you like to talk about next?', 'Anything else on your mind?', 'What shall we do next?'])];
 }
 
 export function emptyReply(ctx: ReplyContext): Sentences {

@@ -1,0 +1,160 @@
+import type { BuildContext } from '../characters/build-context.js';
+import { mixColor, shadeColor } from '../geometry/color.js';
+import { addGrid } from '../geometry/grid-surface.js';
+import { tubeRows, type TubeRing } from '../geometry/tube.js';
+import { smoothstep, type Vec3 } from '../geometry/vec3.js';
+import type { SkinWeights } from '../skeleton/skin-weights.js';
+import type { TorsoShape } from './build-torso.js';
+
+/** Garment pieces that sit over the body: skirt, collar, hood, neckline / jacket front panel. */
+export function buildClothing(ctx: BuildContext, torso: TorsoShape): void {
+  const kind = ctx.spec.outfit.bottomKind;
+  if (kind !== 'trousers') buildSkirt(ctx, torso, kind === 'long-skirt');
+  buildFrontPanel(ctx, torso);
+  const neck = ctx.spec.outfit.neckline;
+  if (neck === 'collar') buildCollar(ctx);
+  if (neck === 'hood') buildHood(ctx);
+}
+
+function buildSkirt(ctx: BuildContext, torso: TorsoShape, long: boolean): void {
+  const { spec, skeleton, palette, k } = ctx;
+  const h = spec.height;
+  const P = skeleton.position;
+  const top = torso.waistY + 0.004 * h;
+  const hem = long ? P.leftFoot[1] + 0.05 * h : P.leftLowerLeg[1] + 0.06 * h;
+  const cols = 48;
+  const n = long ? 16 : 10;
+  const rows: Vec3[][] = [];
+  for (let i = 0; i <= n; i++) {
+    const f = i / n;
+    const y = top + (hem - top) * f;
+    const flare = (long ? 0.075 : 0.09) * k * smoothstep(0, 1, f * 1.3) + (long ? 0.03 * k * f : 0);
+    rows.push(
+      Array.from({ length: cols }, (_, j) => {
+        const a = (2 * Math.PI * j) / cols;
+        const onBody = torso.point(Math.max(y, 0.5 * h), a);
+        const fold = 0.012 * k * f * Math.cos(a * 8);
+        const rx = Math.abs(onBody[0]) + 0.01 * k + flare + fold;
+        const rz = Math.abs(onBody[2]) + 0.012 * k + flare * 0.9 + fold;
+        return [Math.cos(a) * rx, y, Math.sin(a) * rz + 0.004 * k];
+      }),
+    );
+  }
+  const hemColor = shadeColor(palette.bottom, 0.75);
+  const bands = rows.slice(1).map((_, i) => (i === n - 1 ? mixColor(palette.bottom, hemColor, 0.6) : palette.bottom));
+  const lx = P.leftUpperLeg[0];
+  const skin = (p: Vec3): SkinWeights => {
+    const down = smoothstep(top, hem, p[1]) * 0.55;
+    const side = Math.max(-1, Math.min(1, p[0] / lx));
+    const wl = down * Math.max(0, side);
+    const wr = down * Math.max(0, -side);
+    const all: SkinWeights = [['hips', 1 - wl - wr], ['leftUpperLeg', wl], ['rightUpperLeg', wr]];
+    return all.filter(([, w]) => w > 1e-4);
+  };
+  addGrid(ctx.builder, 'cloth', { rows, bands, wrap: true, inside: [0, (top + hem) / 2, 0], skin });
+}
+
+/** V-shaped panel on the chest: skin for a V-neck, the shirt under an open jacket. */
+function buildFrontPanel(ctx: BuildContext, torso: TorsoShape): void {
+  const { spec, palette, k } = ctx;
+  const jacket = palette.jacket;
+  const neck = spec.outfit.neckline;
+  if (!jacket && neck !== 'v') return;
+  const h = spec.height;
+  const topY = spec.height * 0.835;
+  const bottomY = jacket ? torso.waistY + 0.015 * h : h * 0.765;
+  const halfTop = (jacket ? 0.062 : 0.05) * k;
+  const color = jacket ? palette.top : palette.skin;
+  const n = 10;
+  const cols = 6;
+  const rows: Vec3[][] = [];
+  const normals: Vec3[][] = [];
+  for (let i = 0; i <= n; i++) {
+    const f = i / n;
+    const y = bottomY + (topY - bottomY) * f;
+    const half = 0.004 * k + halfTop * f ** 0.9;
+    const row: Vec3[] = [];
+    const nrow: Vec3[] = [];
+    for (let j = 0; j <= cols; j++) {
+      const x = -half + (2 * half * j) / cols;
+      const p = torso.front(x, y, 0.0035 * k);
+      row.push(p.position);
+      nrow.push(p.normal);
+    }
+    rows.push(row);
+    normals.push(nrow);
+  }
+  addGrid(ctx.builder, 'body', {
+    rows,
+    normals,
+    bands: rows.slice(1).map(() => color),
+    wrap: false,
+    inside: [0, (topY + bottomY) / 2, -0.05],
+    skin: torso.skin,
+  });
+  if (jacket) {
+    // Lapel edges: darker strips along both sides of the opening.
+    for (const sgn of [1, -1]) {
+      const lrows: Vec3[][] = [[], []];
+      const lnorm: Vec3[][] = [[], []];
+      for (let i = 0; i <= n; i++) {
+        const f = i / n;
+        const y = bottomY + (topY - bottomY) * f;
+        const half = 0.004 * k + halfTop * f ** 0.9;
+        for (const [r, w] of [[0, 0], [1, 0.012 * k + 0.012 * k * f]] as const) {
+          const p = torso.front(sgn * (half + w), y, 0.004 * k);
+          lrows[r]!.push(p.position);
+          lnorm[r]!.push(p.normal);
+        }
+      }
+      addGrid(ctx.builder, 'body', {
+        rows: lrows,
+        normals: lnorm,
+        bands: [shadeColor(jacket, 0.78)],
+        wrap: false,
+        inside: [0, (topY + bottomY) / 2, -0.05],
+        skin: torso.skin,
+      });
+    }
+  }
+}
+
+function buildCollar(ctx: BuildContext): void {
+  const { spec, skeleton, palette, k } = ctx;
+  const P = skeleton.position;
+  const r = 0.047 * k * spec.body.neck;
+  const y = P.neck[1] - 0.004 * spec.height;
+  const rings: TubeRing[] = [0, 0.5, 1].map((t) => ({
+    center: [0, y + 0.03 * k * t, P.neck[2] + 0.002 * k],
+    rx: r * (1.5 - 0.3 * t),
+    ry: r * (1.4 - 0.3 * t),
+  }));
+  addGrid(ctx.builder, 'cloth', {
+    ...tubeRows(rings, 24, [0, 0, 1]),
+    bands: [palette.topAccent, palette.topAccent],
+    wrap: true,
+    skin: () => [['neck', 0.3], ['upperChest', 0.7]],
+  });
+}
+
+function buildHood(ctx: BuildContext): void {
+  const { skeleton, palette, k } = ctx;
+  const P = skeleton.position;
+  const y = P.neck[1] + 0.005 * k;
+  // A thick roll lying around the back of the neck and over the shoulders.
+  const path: TubeRing[] = [];
+  for (let i = 0; i <= 10; i++) {
+    const a = Math.PI * (0.05 + 0.9 * (i / 10));
+    path.push({
+      center: [Math.cos(a) * 0.085 * k, y - 0.01 * k * Math.sin(a), -Math.sin(a) * 0.07 * k - 0.005],
+      rx: 0.03 * k,
+      ry: 0.026 * k,
+    });
+  }
+  addGrid(ctx.builder, 'body', {
+    ...tubeRows(path, 12, [0, 1, 0], { caps: true }),
+    bands: Array.from({ length: path.length + 5 }, () => shadeColor(palette.top, 0.92)),
+    wrap: true,
+    skin: () => [['upperChest', 0.6], ['neck', 0.4]],
+  });
+}

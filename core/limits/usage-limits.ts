@@ -1,0 +1,69 @@
+import type { Clock } from '../clock.js';
+import type { AccountRecord, Store } from '../ports/store.js';
+import { ServiceError } from '../errors.js';
+import type { ConnectionCounter, ConnectionLease } from './connection-counter.js';
+import type { RateDecision, RateLimiter } from './rate-limiter.js';
+import type { AccountLimits } from './tier-limits.js';
+import { limitsOf } from './tier-limits.js';
+
+export interface UsageLimitsDeps {
+  store: Store;
+  clock: Clock;
+  rates: RateLimiter;
+  connections: ConnectionCounter;
+  /** Requests per minute of one anonymous client (public reads). */
+  anonymousPerMinute: number;
+}
+
+const MINUTE = 60_000;
+const ACCOUNT_CACHE_MS = 30_000;
+
+/**
+ * The limits of DESIGN.md §8: requests per minute per account (across its keys) or per client
+ * address for anonymous reads, and concurrent connections per account.
+ */
+export class UsageLimits {
+  readonly #deps: UsageLimitsDeps;
+  /** Tier lookups are cached briefly so limiting adds no database read to most requests. */
+  readonly #accounts = new Map<string, { at: number; limits: AccountLimits }>();
+
+  constructor(deps: UsageLimitsDeps) {
+    this.#deps = deps;
+  }
+
+  async limitsFor(accountId: string): Promise<AccountLimits> {
+    const now = this.#deps.clock.now();
+    const cached = this.#accounts.get(accountId);
+    if (cached && now - cached.at < ACCOUNT_CACHE_MS) return cached.limits;
+    const account: AccountRecord | undefined = await this.#deps.store.accounts.findById(accountId);
+    const limits = account ? limitsOf(account) : { requestsPerMinute: 0, connections: 0 };
+    if (this.#accounts.size > 10_000) this.#accounts.clear();
+    this.#accounts.set(accountId, { at: now, limits });
+    return limits;
+  }
+
+  /** Counts one request; the decision carries the numbers for `X-RateLimit-*` headers. */
+  async request(subject: { accountId: string } | { address: string }): Promise<RateDecision> {
+    if ('accountId' in subject) {
+      const { requestsPerMinute } = await this.limitsFor(subject.accountId);
+      return this.#deps.rates.consume(`acct:${subject.accountId}`, { limit: requestsPerMinute, windowMs: MINUTE });
+    }
+    return this.#deps.rates.consume(`ip:${subject.address}`, { limit: this.#deps.anonymousPerMinute, windowMs: MINUTE });
+  }
+
+  /** Holds a connection slot of the account, or throws 429 `too_many_connections`. */
+  async openConnection(accountId: string): Promise<ConnectionLease> {
+    const { connections } = await this.limitsFor(accountId);
+    const lease = await this.#deps.connections.acquire(`conn:${accountId}`, connections);
+    if (!lease) {
+      throw new ServiceError('too_many_connections', `This account already has ${connections} open streaming connections, the most its tier allows`, {
+        retryAfterS: 5,
+      });
+    }
+    return lease;
+  }
+
+  openConnections(accountId: string): Promise<number> {
+    return this.#deps.connections.count(`conn:${accountId}`);
+  }
+}

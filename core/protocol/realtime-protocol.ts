@@ -1,0 +1,72 @@
+/**
+ * The wire protocol of streamed replies, shared by every transport (SSE, socket.io, plain
+ * WebSocket) and by clients: the server imports these types, and the widget imports them with
+ * `import type` (erased at build time, so the widget bundle carries no core code).
+ *
+ * SSE:        `event: <name>` + `data: <json>` for message, audio, done, error.
+ * socket.io:  path `/v1/realtime`, `auth: { token }`; events below, typed by the two maps.
+ * WebSocket:  `GET /v1/conversations/:id/ws`; JSON frames `{ type: <name>, data }` both ways.
+ */
+
+export type AvatarStateName = 'idle' | 'thinking' | 'talking';
+
+export interface WireUsage {
+  ai_tokens: number;
+  tts_characters: number;
+}
+
+export interface WireViseme {
+  viseme: 'aa' | 'ih' | 'ou' | 'ee' | 'oh' | 'sil';
+  /** Milliseconds from the start of this audio clip. */
+  start_ms: number;
+  end_ms: number;
+  /** Mouth openness 0…1. */
+  weight: number;
+}
+
+export interface WireError {
+  error: { code: string; message: string };
+}
+
+/** Payloads of server → client events, by event name. */
+export interface ServerEventPayloads {
+  /** A text chunk of the reply. */
+  message: { delta: string };
+  /** One synthesized sentence, in order (`seq` from 0). */
+  audio: { url: string; seq: number; text: string; duration_ms: number; visemes?: WireViseme[] };
+  /** What the avatar is doing; realtime transports only. */
+  state: { state: AvatarStateName };
+  /** The reply is stored. */
+  done: { id: string; usage: WireUsage };
+  error: WireError;
+  /** The conversation ended (by request, idle time-out or hand-off); realtime transports only. */
+  'conversation.ended': { conversation_id: string; reason: string };
+}
+
+export type ServerEventName = keyof ServerEventPayloads;
+
+/** A server event as a discriminated union (plain WebSocket frames use `type`). */
+export type ServerFrame = { [K in ServerEventName]: { type: K; data: ServerEventPayloads[K] } }[ServerEventName];
+
+/** The conversation as returned by `join`. */
+export interface WireConversation {
+  id: string;
+  avatar_id: string;
+  status: 'active' | 'ended';
+  config: { ai_provider: string; ai_model: string; tts_provider: string; voice_id: string };
+}
+
+export type Ack<T> = (result: { ok: true; data: T } | ({ ok: false } & WireError)) => void;
+
+/** socket.io: events the server emits. */
+export type ServerToClientEvents = { [K in ServerEventName]: (data: ServerEventPayloads[K]) => void };
+
+/** socket.io: events clients emit (acknowledgements optional except for `join`). */
+export interface ClientToServerEvents {
+  join: (data: { conversation_id: string }, ack: Ack<{ conversation: WireConversation }>) => void;
+  message: (data: { content: string }, ack?: Ack<{ user_message_id: string }>) => void;
+  interrupt: (ack?: Ack<{ interrupted: boolean }>) => void;
+}
+
+/** Plain WebSocket: frames clients send. */
+export type ClientFrame = { type: 'message'; data: { content: string } } | { type: 'interrupt' };

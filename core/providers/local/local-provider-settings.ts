@@ -1,0 +1,45 @@
+import type { Clock } from '../../clock.js';
+
+/** Waits `ms` milliseconds; resolves early (never rejects) when `signal` aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * Options of the offline engine. Everything that would make it nondeterministic — the clock, the
+ * variation seed, the pacing timer — is injected here, so tests are stable without global mocks.
+ */
+export interface LocalProviderSettings {
+  /**
+   * Answers "what time is it" / "what's the date". Without a clock the engine says honestly that it
+   * cannot tell the time instead of guessing.
+   */
+  clock?: Clock;
+  /** IANA zone for spoken times and dates; default `UTC` (and the reply then says "in UTC"). */
+  timeZone?: string;
+  /**
+   * Mixed into the per-conversation seed that picks among phrasings. Replies are a pure function of
+   * (conversation, character, seed); change the seed to get a different but equally stable wording.
+   */
+  seed?: number;
+  /** Pause between streamed pieces to simulate speaking pace; default 0 (just yields to the event loop). */
+  deltaDelayMs?: number;
+  /** The timer behind `deltaDelayMs`; inject a fake one in tests. Default: `setTimeout`. */
+  sleep?: Sleep;
+}
+
+/**
+ * The default {@link Sleep}: a plain timer that stops early on abort. It is deliberately not
+ * `unref()`ed: a caller is awaiting the stream, so the pause is part of live work, not background.
+ */
+export const timerSleep: Sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });

@@ -1,0 +1,81 @@
+import type { Clock } from '../clock.js';
+import type { ConversationService } from '../conversations/conversation-service.js';
+import type { Owner } from '../ports/store.js';
+import { UnauthorizedError, ValidationError } from '../errors.js';
+import { randomString } from '../ids.js';
+import { looksLikeSessionToken, signSessionToken, verifySessionToken } from './session-token.js';
+
+export const SESSION_TTL_DEFAULT_S = 3600;
+export const SESSION_TTL_MAX_S = 86_400;
+
+export interface CreateSessionInput {
+  conversationId?: string;
+  /** Used when no conversation is given: a new conversation with this avatar is created. */
+  avatarId?: string;
+  ttlS?: number;
+  ttsProvider?: string;
+}
+
+export interface IssuedSession {
+  token: string;
+  expiresAt: number;
+  conversationId: string;
+}
+
+/** A caller holding a session token: one conversation of one account, in one mode. */
+export interface SessionPrincipal {
+  type: 'session';
+  owner: Owner;
+  conversationId: string;
+  expiresAt: number;
+}
+
+/**
+ * Browser session tokens (DESIGN.md §5): a host site's backend trades its API key for a token
+ * scoped to one conversation, and gives that to the browser, so no secret key reaches a page.
+ */
+export class SessionService {
+  readonly #conversations: ConversationService;
+  readonly #secret: string;
+  readonly #clock: Clock;
+
+  constructor(deps: { conversations: ConversationService; secret: string; clock: Clock }) {
+    this.#conversations = deps.conversations;
+    this.#secret = deps.secret;
+    this.#clock = deps.clock;
+  }
+
+  async create(owner: Owner, input: CreateSessionInput): Promise<IssuedSession> {
+    const ttlS = input.ttlS ?? SESSION_TTL_DEFAULT_S;
+    if (!Number.isInteger(ttlS) || ttlS < 60 || ttlS > SESSION_TTL_MAX_S) {
+      throw new ValidationError('ttl_s', `ttl_s must be an integer from 60 to ${SESSION_TTL_MAX_S}`);
+    }
+    const conversationId = input.conversationId
+      ? (await this.#conversations.get(owner, input.conversationId)).id
+      : (
+          await this.#conversations.create(owner, {
+            avatarId: input.avatarId ?? 'luna-001',
+            ...(input.ttsProvider !== undefined && { ttsProvider: input.ttsProvider }),
+          })
+        ).id;
+    const exp = Math.floor(this.#clock.now() / 1000) + ttlS;
+    const token = signSessionToken(
+      { a: owner.accountId, m: owner.mode, c: conversationId, e: exp, n: randomString(8) },
+      this.#secret,
+    );
+    return { token, expiresAt: exp * 1000, conversationId };
+  }
+
+  /** Resolves a session token; 401 when it is forged, malformed or expired. */
+  authenticate(token: string): SessionPrincipal {
+    if (!looksLikeSessionToken(token)) throw new UnauthorizedError('Malformed session token');
+    const claims = verifySessionToken(token, this.#secret, this.#clock.now());
+    if (!claims) throw new UnauthorizedError('Invalid or expired session token');
+    return {
+      type: 'session',
+      owner: { accountId: claims.a, mode: claims.m },
+      conversationId: claims.c,
+      expiresAt: claims.e * 1000,
+    };
+  }
+}
