@@ -37,9 +37,9 @@ export type {
   CreateConversationInput,
   ReplyOptions,
   StartedReply,
-  ReplyListener,
+  ConversationListener,
 } from './conversations/conversation-service.js';
-export type { ReplyEvent, AvatarState } from './conversations/reply-event.js';
+export type { ReplyEvent, AvatarState, ConversationEvent } from './conversations/reply-event.js';
 
 export type * from './providers/chat-model.js';
 export { generateText } from './providers/chat-model.js';

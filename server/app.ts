@@ -69,6 +69,12 @@ export function createApp({ service, config, log = defaultLog }: AppOptions): Ko
   );
 
   const app = new Koa();
+  // Koa reports errors that happen after the response started (e.g. a stream whose client left).
+  // A client going away is normal for streams; anything else is logged.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+    log('unhandled server error', error);
+  });
   app.use(errorHandler({ serializer, ids: service.ids, log }));
   const options = { service, config, serializer };
   app.use(mountRoutes(v1, { ...options, prefix: '/v1' }).routes());

@@ -6,3 +6,5 @@ export type { ServerConfig, ApiStyle } from './config.js';
 export { createServiceFromConfig, idsFor, openStore } from './create-service.js';
 export { startServer } from './start-server.js';
 export type { RunningServer } from './start-server.js';
+export { attachRealtime } from './realtime/realtime.js';
+export type { Realtime } from './realtime/realtime.js';

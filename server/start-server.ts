@@ -6,6 +6,8 @@ import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { createServiceFromConfig } from './create-service.js';
 import { devBootstrap } from './dev-bootstrap.js';
+import { attachRealtime } from './realtime/realtime.js';
+import type { Realtime } from './realtime/realtime.js';
 import type { BootstrapResult } from './dev-bootstrap.js';
 
 export interface RunningServer {
@@ -13,6 +15,7 @@ export interface RunningServer {
   server: Server;
   service: AvatarService;
   bootstrap: BootstrapResult | undefined;
+  realtime: Realtime;
   /** Stops accepting connections, ends streams, closes the service. */
   close(): Promise<void>;
 }
@@ -24,6 +27,7 @@ export async function startServer(config: ServerConfig, service?: AvatarService)
   const bootstrap = config.devBootstrap ? await devBootstrap(svc) : undefined;
   const app = createApp({ service: svc, config });
   const server = createServer(app.callback());
+  const realtime = attachRealtime(server, svc);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -35,8 +39,10 @@ export async function startServer(config: ServerConfig, service?: AvatarService)
     server,
     service: svc,
     bootstrap,
+    realtime,
     async close() {
       await svc.conversations.close();
+      await realtime.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

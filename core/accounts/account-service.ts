@@ -75,6 +75,29 @@ export class AccountService {
     return account;
   }
 
+  /**
+   * Changes an account's tier and, for enterprise agreements, its own limits (null: the tier's).
+   * Takes effect within 30 s (limits are cached that long).
+   */
+  async setPlan(
+    accountId: string,
+    plan: { tier: Tier; requestsPerMinute?: number | null; connections?: number | null },
+  ): Promise<AccountRecord> {
+    if (!Tiers.includes(plan.tier)) throw new ValidationError('tier', `tier must be one of ${Tiers.join(', ')}`);
+    for (const [field, value] of [['requests_per_minute', plan.requestsPerMinute], ['connections', plan.connections]] as const) {
+      if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 1)) {
+        throw new ValidationError(field, `${field} must be a positive integer`);
+      }
+    }
+    await this.getAccount(accountId);
+    await this.#deps.store.accounts.update(accountId, {
+      tier: plan.tier,
+      ...(plan.requestsPerMinute !== undefined && { rpmOverride: plan.requestsPerMinute }),
+      ...(plan.connections !== undefined && { connectionsOverride: plan.connections }),
+    });
+    return this.getAccount(accountId);
+  }
+
   /** Creates a key; the value is returned once, only its hash and last 4 characters are kept. */
   async createApiKey(accountId: string, input: { name: string; mode: KeyMode }): Promise<{ record: ApiKeyRecord; key: string }> {
     const name = input.name.trim();

@@ -6,7 +6,7 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { ConversationRecord, MessageRecord, Owner, Store } from '../ports/store.js';
 import type { ProviderRegistry } from '../providers/provider-registry.js';
 import type { SpeechRegistry } from '../speech/speech-registry.js';
-import type { ReplyEvent } from './reply-event.js';
+import type { ConversationEvent, ReplyEvent } from './reply-event.js';
 import { NotFoundError, ServiceError, ValidationError } from '../errors.js';
 import { Limits, checkText } from '../limits.js';
 import { parseNeural2VoiceId } from '../speech/speech-provider.js';
@@ -52,7 +52,7 @@ export interface StartedReply {
   events: AsyncIterable<ReplyEvent>;
 }
 
-export type ReplyListener = (conversationId: string, event: ReplyEvent) => void;
+export type ConversationListener = (conversationId: string, event: ConversationEvent) => void;
 
 /**
  * Conversations with avatars: their lifecycle (active → ended → deleted) and replies. One reply
@@ -61,7 +61,7 @@ export type ReplyListener = (conversationId: string, event: ReplyEvent) => void;
 export class ConversationService {
   readonly #deps: ConversationServiceDeps;
   readonly #running = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  readonly #listeners = new Set<ReplyListener>();
+  readonly #listeners = new Set<ConversationListener>();
 
   constructor(deps: ConversationServiceDeps) {
     this.#deps = deps;
@@ -125,6 +125,7 @@ export class ConversationService {
     await this.#stop(id);
     const now = this.#deps.clock.now();
     await this.#deps.store.conversations.update(id, { status: 'ended', endedAt: now, updatedAt: now, endReason: reason });
+    for (const listener of this.#listeners) listener(id, { type: 'ended', reason });
     return { ...conversation, status: 'ended', endedAt: now, updatedAt: now, endReason: reason };
   }
 
@@ -151,8 +152,8 @@ export class ConversationService {
     await this.#stop(id);
   }
 
-  /** Observes every reply's events, e.g. to relay a reply started over REST to realtime clients. */
-  onReplyEvent(listener: ReplyListener): () => void {
+  /** Observes every conversation's reply events and endings, e.g. to relay a reply started over REST to realtime clients. */
+  onEvent(listener: ConversationListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }

@@ -15,3 +15,6 @@ export type ReplyEvent =
   | { type: 'done'; message: MessageRecord }
   /** The reply failed; the user's message is stored, and so is any partial reply (interrupted). */
   | { type: 'error'; error: ServiceError; message?: MessageRecord };
+
+/** What observers of a conversation see: its replies' events, and its end. */
+export type ConversationEvent = ReplyEvent | { type: 'ended'; reason: string };

@@ -82,6 +82,7 @@ export interface AccountRepository {
   create(account: AccountRecord): Promise<void>;
   findById(id: string): Promise<AccountRecord | undefined>;
   findByEmail(email: string): Promise<AccountRecord | undefined>;
+  update(id: string, patch: Partial<Pick<AccountRecord, 'tier' | 'rpmOverride' | 'connectionsOverride'>>): Promise<void>;
   count(): Promise<number>;
 }
 

@@ -8,8 +8,9 @@ import { SseWriter } from './sse-writer.js';
  * `done`, `error` (state changes are left to realtime transports). Returns at once; the stream
  * closes after the last event or when the client leaves (which aborts the reply upstream).
  */
-export function streamReplyAsSse(ctx: Context, events: AsyncIterable<ReplyEvent>, urls: UrlBuilder): void {
+export function streamReplyAsSse(ctx: Context, events: AsyncIterable<ReplyEvent>, urls: UrlBuilder, onClose?: () => void): void {
   const sse = new SseWriter(ctx);
+  if (onClose) ctx.res.once('close', onClose);
   void (async () => {
     try {
       for await (const event of events) {

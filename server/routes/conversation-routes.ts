@@ -95,8 +95,15 @@ export function conversationRoutes(service: AvatarService): Route[] {
         const owner = ownerOf(principal);
         const signal = requestSignal(ctx);
         if (body.stream) {
-          const started = await service.conversations.startReply(owner, params.id, body.content, { signal });
-          streamReplyAsSse(ctx, started.events, service.urls);
+          // An open stream is a connection of the account (DESIGN.md §8).
+          const lease = await service.limits.openConnection(owner.accountId);
+          try {
+            const started = await service.conversations.startReply(owner, params.id, body.content, { signal });
+            streamReplyAsSse(ctx, started.events, service.urls, () => lease.release());
+          } catch (error) {
+            lease.release();
+            throw error;
+          }
           return undefined;
         }
         const message = await service.conversations.sendMessage(owner, params.id, body.content, { signal });

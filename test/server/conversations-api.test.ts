@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readMp3Info } from '../../core/audio/mp3-info.js';
+import { parseSse } from '../support/sse-client.js';
 import { startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -180,15 +181,3 @@ describe('Conversations API', () => {
     assert.equal(stored?.content, deltas.join(''));
   });
 });
-
-export function parseSse(text: string): { event: string; data: unknown }[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() && !block.startsWith(':'))
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
-      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
-      return { event, data: JSON.parse(data) as unknown };
-    });
-}

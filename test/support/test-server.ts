@@ -12,7 +12,7 @@ import {
   createLocalSpeechProvider,
   createSqliteStore,
 } from '../../core/index.js';
-import { createApp, idsFor, loadConfig } from '../../server/index.js';
+import { attachRealtime, createApp, idsFor, loadConfig } from '../../server/index.js';
 import type { ServerConfig } from '../../server/index.js';
 
 export interface TestServer {
@@ -64,6 +64,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const otherKey = (await service.accounts.createApiKey(b.id, { name: 'test B', mode: 'test' })).key;
 
   server.on('request', createApp({ service, config, log: () => undefined }).callback());
+  const realtime = attachRealtime(server, service);
 
   return {
     url,
@@ -83,6 +84,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return fetch(url + path, { ...rest, headers, ...(json !== undefined && { body: JSON.stringify(json) }) });
     },
     async close() {
+      await service.conversations.close();
+      await realtime.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await service.close();

@@ -122,7 +122,7 @@ function buildFrontPanel(ctx: BuildContext, torso: TorsoShape): void {
 function buildCollar(ctx: BuildContext): void {
   const { spec, skeleton, palette, k } = ctx;
   const P = skeleton.position;
-  const r = 0.047 * k * spec.body.neck;
+  const r = 0.054 * k * spec.body.neck;
   const y = P.neck[1] - 0.004 * spec.height;
   const rings: TubeRing[] = [0, 0.5, 1].map((t) => ({
     center: [0, y + 0.03 * k * t, P.neck[2] + 0.002 * k],

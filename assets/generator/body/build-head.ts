@@ -48,7 +48,7 @@ export function buildHead(ctx: BuildContext): void {
 export function buildNeck(ctx: BuildContext): void {
   const { spec, skeleton, palette, k } = ctx;
   const P = skeleton.position;
-  const r = 0.047 * k * spec.body.neck;
+  const r = 0.054 * k * spec.body.neck;
   const y0 = P.neck[1] - 0.012 * spec.height;
   const y1 = P.head[1] + skeleton.headRadius * 0.35;
   const turtle = spec.outfit.neckline === 'turtle';

@@ -21,7 +21,7 @@ function buildArm(ctx: BuildContext, side: Side): void {
   const la = Math.abs(P[`${side}LowerArm`][0]);
   const hd = Math.abs(P[`${side}Hand`][0]);
   const y = P[`${side}UpperArm`][1];
-  const r0 = 0.043 * k * spec.body.limb;
+  const r0 = 0.037 * k * spec.body.limb;
   const radius = (u: number): number =>
     profile(
       [
@@ -35,7 +35,7 @@ function buildArm(ctx: BuildContext, side: Side): void {
     );
   const sleeveEnd = spec.outfit.sleeve <= 0 ? ua - r0 : ua + spec.outfit.sleeve * (hd - 0.012 - ua);
   const sleeveColor = palette.jacket ?? palette.top;
-  const loose = 0.006 * k;
+  const loose = 0.004 * k;
   const us: number[] = [];
   const n = 26;
   for (let i = 0; i <= n; i++) us.push(ua + ((hd + 0.012 - ua) * i) / n);
@@ -135,7 +135,7 @@ function buildLeg(ctx: BuildContext, side: Side): void {
   const [lx, legY] = P[`${side}UpperLeg`];
   const kneeY = P[`${side}LowerLeg`][1];
   const ankleY = P[`${side}Foot`][1];
-  const rT = (0.066 + spec.body.hipWidth * 0.12) * k * spec.body.limb;
+  const rT = (0.058 + spec.body.hipWidth * 0.1) * k * spec.body.limb;
   const trousers = spec.outfit.bottomKind === 'trousers';
   const radius = (y: number): number => {
     const r = profile(
@@ -145,13 +145,14 @@ function buildLeg(ctx: BuildContext, side: Side): void {
         [kneeY - 0.1 * (kneeY - ankleY), rT * 0.58],
         [kneeY + 0.05 * (legY - kneeY), rT * 0.58],
         [legY - 0.3 * (legY - kneeY), rT * 0.86],
-        [legY + 0.04 * h, rT],
+        [legY, rT * 0.9],
+        [legY + 0.03 * h, rT * 0.62],
       ],
       y,
     );
     return trousers ? Math.max(r + 0.008 * k, y < kneeY ? rT * 0.66 : 0) : r;
   };
-  const topY = legY + 0.045 * h;
+  const topY = legY + 0.03 * h;
   const endY = ankleY - 0.012 * h;
   const bootTop = spec.outfit.boots ? ankleY + 0.45 * (kneeY - ankleY) : -1;
   const ys: number[] = [];
@@ -162,13 +163,19 @@ function buildLeg(ctx: BuildContext, side: Side): void {
   const rings: TubeRing[] = ys.map((y) => {
     let r = radius(y);
     if (y <= bootTop) r = Math.max(r, rT * 0.5) + 0.005 * k;
-    return { center: [lx * (1 - 0.08 * (topY - y) / (topY - endY)), y, 0.004 * k], rx: r, ry: r * 1.02 };
+    return { center: [lx * (0.92 - 0.06 * (topY - y) / (topY - endY)), y, 0.004 * k], rx: r, ry: r * 1.02 };
   });
   const legColor = trousers ? palette.bottom : palette.legs;
+  const skirtHem = trousers
+    ? Infinity
+    : spec.outfit.bottomKind === 'long-skirt'
+      ? ankleY + 0.05 * h
+      : kneeY + 0.075 * h;
   const bands = ys.slice(0, -1).map((y, i) => {
     const mid = (y + ys[i + 1]!) / 2;
     if (mid <= bootTop) return mid > bootTop - 0.004 * k ? shadeColor(palette.shoes, 0.7) : palette.shoes;
-    return legColor;
+    // Under a skirt the thigh takes the skirt colour, so nothing skin-coloured peeks through.
+    return mid > skirtHem ? palette.bottom : legColor;
   });
   const chain = ['hips', `${side}UpperLeg`, `${side}LowerLeg`, `${side}Foot`] as const;
   const at = [-(legY + 0.035 * h), -legY, -kneeY, -ankleY];

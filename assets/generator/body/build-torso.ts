@@ -23,7 +23,7 @@ export function torsoShape(ctx: BuildContext): TorsoShape {
   const P = skeleton.position;
   const armY = P.leftUpperArm[1];
   const sw = b.shoulderWidth;
-  const neckR = 0.047 * k * b.neck;
+  const neckR = 0.054 * k * b.neck;
   const bottomY = 0.455 * h;
   const topY = 0.85 * h;
   const widthKeys: [number, number][] = [

@@ -19,7 +19,7 @@ export function buildFace(ctx: BuildContext): void {
     addGrid(builder, 'face', {
       rows: g.rows,
       normals: g.normals,
-      vertexColors: g.colors,
+      gradient: { ramp: g.ramp, t: g.t },
       wrap: g.wrap,
       inside: head.options.center,
       skin: () => skin,
@@ -41,12 +41,12 @@ export function buildFace(ctx: BuildContext): void {
 function buildFaceMarks(ctx: BuildContext): void {
   const { head, palette, spec, builder } = ctx;
   const skin = rigid('head');
-  const grid = (pts: [number, number, Vec3][][], offset: number, wrap: boolean): void => {
+  const grid = (pts: [number, number, number][][], offset: number, wrap: boolean, ramp: readonly [Vec3, Vec3]): void => {
     const projected = pts.map((r) => r.map(([u, v]) => head.project(u, v, offset)));
     addGrid(builder, 'face', {
       rows: projected.map((r) => r.map((p) => p.position)),
       normals: projected.map((r) => r.map((p) => p.normal)),
-      vertexColors: pts.map((r) => r.map((p) => p[2])),
+      gradient: { ramp, t: pts.map((r) => r.map((p) => p[2])) },
       wrap,
       inside: head.options.center,
       skin: () => skin,
@@ -56,22 +56,23 @@ function buildFaceMarks(ctx: BuildContext): void {
   const ns = Array.from({ length: 7 }, (_, i) => -1 + (2 * i) / 6);
   grid(
     [
-      ns.map((s) => [s * 0.045, -0.39 + 0.012 * s * s, nose]),
-      ns.map((s) => [s * 0.035, -0.378 + 0.01 * s * s, nose]),
+      ns.map((s) => [s * 0.045, -0.39 + 0.012 * s * s, 0]),
+      ns.map((s) => [s * 0.035, -0.378 + 0.01 * s * s, 0]),
     ],
     0.003,
     false,
+    [nose, nose],
   );
   if (spec.face.blush > 0) {
     const blush = mixColor(palette.skin, [0.9, 0.25, 0.3], 0.3 * spec.face.blush);
     for (const side of [1, -1]) {
-      const rows: [number, number, Vec3][][] = [0.15, 0.5, 0.8, 1].map((f) =>
+      const rows: [number, number, number][][] = [0.15, 0.5, 0.8, 1].map((f) =>
         Array.from({ length: 16 }, (_, j) => {
           const a = (2 * Math.PI * j) / 16;
-          return [side * 0.44 + Math.cos(a) * 0.11 * f, -0.36 + Math.sin(a) * 0.055 * f, mixColor(blush, palette.skin, f ** 2)];
+          return [side * 0.44 + Math.cos(a) * 0.11 * f, -0.36 + Math.sin(a) * 0.055 * f, f ** 2];
         }),
       );
-      grid(rows, 0.0025, true);
+      grid(rows, 0.0025, true, [blush, palette.skin]);
     }
   }
   if (spec.face.age > 0.5) {
@@ -80,21 +81,23 @@ function buildFaceMarks(ctx: BuildContext): void {
       const ts = Array.from({ length: 8 }, (_, i) => i / 7);
       grid(
         [
-          ts.map((t) => [side * (0.14 + 0.07 * t - 0.02 * t * t), -0.4 - 0.2 * t, line]),
-          ts.map((t) => [side * (0.152 + 0.07 * t - 0.02 * t * t), -0.4 - 0.2 * t, line]),
+          ts.map((t) => [side * (0.14 + 0.07 * t - 0.02 * t * t), -0.4 - 0.2 * t, 0]),
+          ts.map((t) => [side * (0.152 + 0.07 * t - 0.02 * t * t), -0.4 - 0.2 * t, 0]),
         ],
         0.003,
         false,
+        [line, line],
       );
       // Crow's feet at the outer eye corners.
       for (const dy of [-0.03, 0.0]) {
         grid(
           [
-            [0, 1, 2].map((i) => [side * (0.55 + 0.04 * i), -0.15 + dy - 0.012 * i + 0.02 * dy * i, line]),
-            [0, 1, 2].map((i) => [side * (0.55 + 0.04 * i), -0.15 + dy - 0.012 * i + 0.02 * dy * i + 0.007, line]),
+            [0, 1, 2].map((i) => [side * (0.55 + 0.04 * i), -0.15 + dy - 0.012 * i + 0.02 * dy * i, 0]),
+            [0, 1, 2].map((i) => [side * (0.55 + 0.04 * i), -0.15 + dy - 0.012 * i + 0.02 * dy * i + 0.007, 0]),
           ],
           0.003,
           false,
+          [line, line],
         );
       }
     }

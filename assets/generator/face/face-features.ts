@@ -3,17 +3,17 @@ import { mixColor, shadeColor } from '../geometry/color.js';
 import { clamp, type Vec3 } from '../geometry/vec3.js';
 import type { BrowState, EyeState, FaceState } from './face-state.js';
 
-/** A face feature as a grid on the head: positions, normals and colours per point. */
+/** A face feature as a grid on the head: positions, normals and ramp positions per point. */
 export interface FeatureGrid {
   readonly rows: Vec3[][];
   readonly normals: Vec3[][];
-  readonly colors: Vec3[][];
+  readonly ramp: readonly [Vec3, Vec3];
+  readonly t: number[][];
   readonly wrap: boolean;
-  readonly pole?: Vec3;
 }
 
-/** 2D face-space point (head units) with a colour. */
-type FacePoint = readonly [number, number, Vec3];
+/** 2D face-space point (head units) with a flat colour, or a ramp position when the grid has a ramp. */
+type FacePoint = readonly [number, number, Vec3 | number];
 
 /**
  * Builds every face feature for one state. The point counts never depend on the state, so the
@@ -21,14 +21,15 @@ type FacePoint = readonly [number, number, Vec3];
  */
 export function faceFeatures(ctx: BuildContext, state: FaceState): FeatureGrid[] {
   const grids: FeatureGrid[] = [];
-  const toGrid = (pts: FacePoint[][], offset: number, wrap = false, pole?: readonly [number, number]): FeatureGrid => {
+  const toGrid: ToGrid = (pts, offset, wrap = false, ramp) => {
     const projected = pts.map((row) => row.map(([u, v]) => ctx.head.project(u, v, offset)));
+    const first = pts[0]![0]![2];
     return {
       rows: projected.map((r) => r.map((p) => p.position)),
       normals: projected.map((r) => r.map((p) => p.normal)),
-      colors: pts.map((r) => r.map((p) => p[2])),
+      ramp: ramp ?? [first as Vec3, first as Vec3],
+      t: pts.map((r) => r.map((p) => (typeof p[2] === 'number' ? p[2] : 0))),
       wrap,
-      ...(pole ? { pole: ctx.head.project(pole[0], pole[1], offset).position } : {}),
     };
   };
   for (const side of [1, -1] as const) {
@@ -41,7 +42,7 @@ export function faceFeatures(ctx: BuildContext, state: FaceState): FeatureGrid[]
   return grids;
 }
 
-type ToGrid = (pts: FacePoint[][], offset: number, wrap?: boolean, pole?: readonly [number, number]) => FeatureGrid;
+type ToGrid = (pts: FacePoint[][], offset: number, wrap?: boolean, ramp?: readonly [Vec3, Vec3]) => FeatureGrid;
 
 /** Geometry of one eye in its own frame: x' from inner (−w) to outer (+w) corner. */
 function eyeFrame(ctx: BuildContext, side: 1 | -1, eye: EyeState) {
@@ -75,10 +76,10 @@ function eyeGrids(ctx: BuildContext, side: 1 | -1, eye: EyeState, toGrid: ToGrid
   const whiteRows: FacePoint[][] = [0, 0.35, 0.7, 1].map((r) =>
     xs.map((x) => {
       const [u, v] = e.toFace(x, e.lower(x) + (e.upper(x) - e.lower(x)) * r);
-      return [u, v, mixColor(white, whiteShadow, r ** 3)];
+      return [u, v, r ** 3];
     }),
   );
-  out.push(toGrid(whiteRows, 0.006));
+  out.push(toGrid(whiteRows, 0.006, false, [white, whiteShadow]));
 
   // Iris, pupil and highlights: discs clamped between the lids so they never leave the eye.
   const clampToEye = (x: number, y: number): [number, number] => {
@@ -97,7 +98,8 @@ function eyeGrids(ctx: BuildContext, side: 1 | -1, eye: EyeState, toGrid: ToGrid
     ry: number,
     rings: number,
     segs: number,
-    color: (ring: number, a: number) => Vec3,
+    ramp: readonly [Vec3, Vec3],
+    color: (ring: number, a: number) => number,
     offset: number,
   ): FeatureGrid => {
     const rows: FacePoint[][] = [];
@@ -119,22 +121,23 @@ function eyeGrids(ctx: BuildContext, side: 1 | -1, eye: EyeState, toGrid: ToGrid
       const [u, v] = clampToEye(ox + Math.cos(a) * rx * 0.08, oy + Math.sin(a) * ry * 0.08);
       return [u, v, color(0, a)];
     });
-    return toGrid(rows, offset, true);
+    return toGrid(rows, offset, true, ramp);
   };
   const iris = palette.iris;
   const irisDark = shadeColor(iris, 0.35);
   const irisLight = mixColor(iris, [1, 1, 1], 0.18);
   out.push(
-    disc(lx, ly, irisR.x, irisR.y, 4, 20, (f, a) => {
+    disc(lx, ly, irisR.x, irisR.y, 4, 20, [irisLight, irisDark], (f, a) => {
       const top = (Math.sin(a) + 1) / 2; // 1 at the top of the iris
-      const base = mixColor(irisLight, irisDark, top ** 1.5 * 0.85);
-      return f > 0.9 ? mixColor(base, irisDark, 0.7) : base;
+      const t = top ** 1.5 * 0.85;
+      return f > 0.9 ? 0.7 + 0.3 * t : t;
     }, 0.009),
   );
-  out.push(disc(lx, ly + 0.004, irisR.x * 0.45, irisR.y * 0.47, 2, 14, () => shadeColor(iris, 0.08), 0.011));
+  const pupil = shadeColor(iris, 0.08);
+  out.push(disc(lx, ly + 0.004, irisR.x * 0.45, irisR.y * 0.47, 2, 14, [pupil, pupil], () => 0, 0.011));
   const hl: Vec3 = [1, 1, 1];
-  out.push(disc(lx + 0.032 * side * side, ly + 0.045, 0.03 * spec.face.eyeSize, 0.034 * spec.face.eyeSize, 1, 10, () => hl, 0.013));
-  out.push(disc(lx - 0.03, ly - 0.05, 0.014 * spec.face.eyeSize, 0.014 * spec.face.eyeSize, 1, 8, () => [0.85, 0.9, 1], 0.013));
+  out.push(disc(lx + 0.032 * side * side, ly + 0.045, 0.03 * spec.face.eyeSize, 0.034 * spec.face.eyeSize, 1, 10, [hl, hl], () => 0, 0.013));
+  out.push(disc(lx - 0.03, ly - 0.05, 0.014 * spec.face.eyeSize, 0.014 * spec.face.eyeSize, 1, 8, [[0.85, 0.9, 1], [0.85, 0.9, 1]], () => 0, 0.013));
 
   // Upper lash line, thicker toward the outer corner, with a small flick.
   const lash: Vec3 = mixColor([0.02, 0.014, 0.014], palette.hairDark, 0.25);
@@ -218,8 +221,10 @@ function mouthGrids(ctx: BuildContext, state: FaceState, toGrid: ToGrid): Featur
   const out: FeatureGrid[] = [];
   out.push(
     toGrid(
-      [0, 0.5, 1].map((r) => ss.map((s) => [a * s, L(s) + (U(s) - L(s)) * r, mixColor(inner, innerTop, r)] as FacePoint)),
+      [0, 0.5, 1].map((r) => ss.map((s) => [a * s, L(s) + (U(s) - L(s)) * r, r] as FacePoint)),
       0.006,
+      false,
+      [inner, innerTop],
     ),
   );
   const gap = (s: number): number => Math.max(0, U(s) - L(s) - line * 1.2);
@@ -265,11 +270,13 @@ function mouthGrids(ctx: BuildContext, state: FaceState, toGrid: ToGrid): Featur
     out.push(
       toGrid(
         [
-          ms.map((s) => [a * s, mu(s) + 0.006, shadeColor(hair, 0.8)] as FacePoint),
-          ms.map((s) => [a * s * 1.02, mu(s) + 0.035 + 0.025 * (1 - (s / 1.25) ** 2), hair] as FacePoint),
-          ms.map((s) => [a * s * 0.9, mu(s) + 0.06 + 0.03 * (1 - (s / 1.25) ** 2), mixColor(hair, ctx.palette.hairHighlight, 0.5)] as FacePoint),
+          ms.map((s) => [a * s, mu(s) + 0.006, 0] as FacePoint),
+          ms.map((s) => [a * s * 1.02, mu(s) + 0.035 + 0.025 * (1 - (s / 1.25) ** 2), 0.35] as FacePoint),
+          ms.map((s) => [a * s * 0.9, mu(s) + 0.06 + 0.03 * (1 - (s / 1.25) ** 2), 1] as FacePoint),
         ],
         0.022,
+        false,
+        [shadeColor(hair, 0.8), mixColor(hair, ctx.palette.hairHighlight, 0.5)],
       ),
     );
   }

@@ -1,5 +1,6 @@
 import type { SkinWeights } from '../skeleton/skin-weights.js';
 import type { MaterialSlot, MeshBuilder } from './mesh-builder.js';
+import { flat, type Paint } from './paint.js';
 import { add, cross, dot, normalize, scale, sub, type Vec3 } from './vec3.js';
 
 /**
@@ -12,8 +13,8 @@ export interface GridSurface {
   /** Colour of the band between row i and i+1 (length rows-1). Colour changes split vertices, so
    * seams between sleeve and skin stay crisp. */
   readonly bands?: readonly Vec3[];
-  /** Per-vertex colours (smooth gradients); overrides `bands`. */
-  readonly vertexColors?: readonly (readonly Vec3[])[];
+  /** A smooth gradient instead of bands: one ramp, a ramp position per grid point. */
+  readonly gradient?: { readonly ramp: readonly [Vec3, Vec3]; readonly t: readonly (readonly number[])[] };
   /** Explicit normals (face features use the head's normals); computed from the grid otherwise. */
   readonly normals?: readonly (readonly Vec3[])[];
   /** Columns close around (tubes, shells); false for strips. */
@@ -30,7 +31,7 @@ export interface GridIndices {
   readonly rows: readonly (readonly number[])[];
 }
 
-const key = (c: Vec3): string => `${c[0]},${c[1]},${c[2]}`;
+const key = (p: Paint): string => `${p.ramp[0].join(',')}|${p.ramp[1].join(',')}|${p.t}`;
 
 /** Emits `grid` into `builder` under `slot` and returns the vertex indices used per grid point
  * (the first copy where a seam duplicated it). */
@@ -89,13 +90,15 @@ export function addGrid(builder: MeshBuilder, slot: MaterialSlot, grid: GridSurf
   const bandColor = (i: number): Vec3 => grid.bands![Math.min(Math.max(i, 0), grid.bands!.length - 1)]!;
   const cache = new Map<string, number>();
   const vertexFor = (p: P, band: number): number => {
-    const color =
-      grid.vertexColors && p[0] >= 0 ? grid.vertexColors[p[0]]![p[1]]! : grid.vertexColors ? grid.vertexColors[p[0] === -1 ? 0 : nr - 1]![0]! : bandColor(band);
-    const k = `${p[0]}:${p[1]}:${key(color)}`;
+    const g = grid.gradient;
+    const paint: Paint = g
+      ? { ramp: g.ramp, t: p[0] >= 0 ? g.t[p[0]]![p[1]]! : g.t[p[0] === -1 ? 0 : nr - 1]![0]! }
+      : flat(bandColor(band));
+    const k = `${p[0]}:${p[1]}:${key(paint)}`;
     const hit = cache.get(k);
     if (hit !== undefined) return hit;
     const position = pos(p);
-    const v = builder.addVertex(slot, { position, normal: normalAt(p), color, skin: grid.skin(position) });
+    const v = builder.addVertex(slot, { position, normal: normalAt(p), paint, skin: grid.skin(position) });
     cache.set(k, v);
     return v;
   };

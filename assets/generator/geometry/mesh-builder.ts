@@ -1,4 +1,5 @@
 import type { SkinWeights } from '../skeleton/skin-weights.js';
+import type { Paint } from './paint.js';
 import type { Vec3 } from './vec3.js';
 
 /**
@@ -10,11 +11,11 @@ import type { Vec3 } from './vec3.js';
 export const MATERIAL_SLOTS = ['body', 'cloth', 'hair', 'face'] as const;
 export type MaterialSlot = (typeof MATERIAL_SLOTS)[number];
 
-/** One vertex as the builders emit it; colours are linear RGB. */
+/** One vertex as the builders emit it; its colour is a point on a ramp of the texture atlas. */
 export interface Vertex {
   readonly position: Vec3;
   readonly normal: Vec3;
-  readonly color: Vec3;
+  readonly paint: Paint;
   readonly skin: SkinWeights;
 }
 

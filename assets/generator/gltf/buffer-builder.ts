@@ -8,7 +8,7 @@ export const COMPONENT = {
   FLOAT: 5126,
 } as const;
 
-export type AccessorType = 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4';
+export type AccessorType = 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4';
 
 /** JSON of one accessor (only the fields this generator writes). */
 export interface AccessorJson {
@@ -61,7 +61,7 @@ export class BufferBuilder {
 
   /** A plain accessor over a new buffer view. */
   add(data: Typed, componentType: number, type: AccessorType, opts: { normalized?: boolean; minMax?: boolean; target?: 34962 | 34963 } = {}): number {
-    const size = { SCALAR: 1, VEC3: 3, VEC4: 4, MAT4: 16 }[type];
+    const size = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 }[type];
     const count = data.length / size;
     const json: AccessorJson = {
       bufferView: this.view(data, opts.target),

@@ -5,6 +5,7 @@ import { BONE_NAMES } from '../skeleton/skeleton.js';
 import { mtoonMaterial } from '../vrm/mtoon-materials.js';
 import { vrmExtension } from '../vrm/vrm-extension.js';
 import { BufferBuilder, COMPONENT } from './buffer-builder.js';
+import { RampAtlas } from './ramp-atlas.js';
 import { writeGlb } from './glb-writer.js';
 
 /**
@@ -37,14 +38,12 @@ export function writeVrm(ctx: BuildContext): Uint8Array {
   });
   const ibmAccessor = buf.add(ibm, COMPONENT.FLOAT, 'MAT4');
 
-  const materials: Record<string, unknown>[] = [];
-  const primitives: Record<string, unknown>[] = [];
-  for (const slot of MATERIAL_SLOTS) {
-    const prim = ctx.builder.primitive(slot);
-    if (prim.vertices.length === 0) continue;
-    materials.push(mtoonMaterial(slot));
-    primitives.push(writePrimitive(buf, prim, materials.length - 1));
-  }
+  const atlas = new RampAtlas();
+  const slots = MATERIAL_SLOTS.filter((slot) => ctx.builder.primitive(slot).vertices.length > 0);
+  for (const slot of slots) for (const v of ctx.builder.primitive(slot).vertices) atlas.add(v.paint);
+  const materials = slots.map((slot) => mtoonMaterial(slot, 0));
+  const primitives = slots.map((slot, i) => writePrimitive(buf, ctx.builder.primitive(slot), i, atlas));
+  const imageView = buf.view(atlas.png());
 
   const eyeHeight = ctx.head.project(0.36, -0.16, 0).position[1] - skeleton.position.head[1];
   const json = {
@@ -64,6 +63,10 @@ export function writeVrm(ctx: BuildContext): Uint8Array {
       },
     ],
     materials,
+    textures: [{ sampler: 0, source: 0 }],
+    images: [{ name: 'color-ramps', bufferView: imageView, mimeType: 'image/png' }],
+    // Linear filtering inside a ramp row; ramps are two texels tall so rows never bleed.
+    samplers: [{ magFilter: 9729, minFilter: 9729, wrapS: 33071, wrapT: 33071 }],
     accessors: buf.accessors,
     bufferViews: buf.bufferViews,
     buffers: [{ byteLength: 0 }],
@@ -75,18 +78,19 @@ export function writeVrm(ctx: BuildContext): Uint8Array {
 
 const f32 = (x: number): number => Math.fround(x);
 
-function writePrimitive(buf: BufferBuilder, prim: PrimitiveData, material: number): Record<string, unknown> {
+function writePrimitive(buf: BufferBuilder, prim: PrimitiveData, material: number, atlas: RampAtlas): Record<string, unknown> {
   const n = prim.vertices.length;
   const pos = new Float32Array(n * 3);
   const nor = new Float32Array(n * 3);
-  const col = new Uint8Array(n * 4);
+  const uv = new Uint16Array(n * 2);
   const jnt = new Uint8Array(n * 4);
   const wgt = new Uint8Array(n * 4);
   prim.vertices.forEach((v, i) => {
     pos.set(v.position, i * 3);
     const l = Math.hypot(...v.normal) || 1;
     nor.set([v.normal[0] / l, v.normal[1] / l, v.normal[2] / l], i * 3);
-    col.set([...v.color.map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255)), 255], i * 4);
+    const [u, w] = atlas.uv(v.paint);
+    uv.set([Math.round(u * 65535), Math.round(w * 65535)], i * 2);
     const packed = packSkin(v.skin.map(([b, w]) => [BONE_NAMES.indexOf(b), w] as const));
     jnt.set(packed.joints, i * 4);
     wgt.set(packed.weights, i * 4);
@@ -94,7 +98,7 @@ function writePrimitive(buf: BufferBuilder, prim: PrimitiveData, material: numbe
   const attributes = {
     POSITION: buf.add(pos, COMPONENT.FLOAT, 'VEC3', { minMax: true, target: 34962 }),
     NORMAL: buf.add(nor, COMPONENT.FLOAT, 'VEC3', { target: 34962 }),
-    COLOR_0: buf.add(col, COMPONENT.UNSIGNED_BYTE, 'VEC4', { normalized: true, target: 34962 }),
+    TEXCOORD_0: buf.add(uv, COMPONENT.UNSIGNED_SHORT, 'VEC2', { normalized: true, target: 34962 }),
     JOINTS_0: buf.add(jnt, COMPONENT.UNSIGNED_BYTE, 'VEC4', { target: 34962 }),
     WEIGHTS_0: buf.add(wgt, COMPONENT.UNSIGNED_BYTE, 'VEC4', { normalized: true, target: 34962 }),
   };

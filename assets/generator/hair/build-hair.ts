@@ -26,13 +26,13 @@ export function buildHair(ctx: BuildContext): void {
   if (spec.face.beard) buildBeard(ctx);
 }
 
-/** Hair colour at a point of the scalp: root shade, highlight ring, slight tip lightening. */
-function hairColor(ctx: BuildContext, theta: number, phi: number, tip: number): Vec3 {
-  const p = ctx.palette;
-  const ring = Math.exp(-(((theta - 0.62 - 0.04 * Math.cos(phi * 14)) / 0.09) ** 2)) * smoothstep(1.9, 1.2, wrapPi(phi)) ;
-  const base = mixColor(p.hair, p.hairHighlight, 0.25 * tip);
-  return mixColor(base, p.hairHighlight, 0.75 * ring);
+/** Position on the hair ramp (base → highlight): glossy ring on the crown, lighter tips. */
+function hairShine(theta: number, phi: number, tip: number): number {
+  const ring = Math.exp(-(((theta - 0.62 - 0.04 * Math.cos(phi * 14)) / 0.09) ** 2)) * smoothstep(1.9, 1.2, wrapPi(phi));
+  return 1 - (1 - 0.25 * tip) * (1 - 0.75 * ring);
 }
+
+const hairRamp = (ctx: BuildContext): readonly [Vec3, Vec3] => [ctx.palette.hair, ctx.palette.hairHighlight];
 
 function hairline(ctx: BuildContext, phi: number): number {
   const a = wrapPi(phi);
@@ -48,24 +48,24 @@ function buildCap(ctx: BuildContext): void {
   const nRows = 14;
   const vol = spec.hair.volume;
   const rows: Vec3[][] = [];
-  const colors: Vec3[][] = [];
+  const colors: number[][] = [];
   for (let i = 1; i <= nRows; i++) {
     const f = i / nRows;
     const row: Vec3[] = [];
-    const crow: Vec3[] = [];
+    const crow: number[] = [];
     for (let j = 0; j < cols; j++) {
       const phi = (TAU * j) / cols;
       const theta = f * hairline(ctx, phi);
       const lift = (0.07 + 0.07 * Math.cos(theta * 0.9)) * vol * (1 - 0.85 * smoothstep(0.8, 1, f));
       row.push(head.surface(sphereDir(theta, phi), 0.012 + lift));
-      crow.push(hairColor(ctx, theta, phi, 0));
+      crow.push(hairShine(theta, phi, 0));
     }
     rows.push(row);
     colors.push(crow);
   }
   addGrid(ctx.builder, 'hair', {
     rows,
-    vertexColors: colors,
+    gradient: { ramp: hairRamp(ctx), t: colors },
     wrap: true,
     startPole: head.surface([0, 1, 0], 0.012 + 0.14 * vol),
     inside: head.options.center,
@@ -86,12 +86,12 @@ function buildBangs(ctx: BuildContext): void {
     return 0.95 + 0.42 * smoothstep(-0.9, 0.9, phi) - zig; // side-swept: longer over the model's left
   };
   const rows: Vec3[][] = [];
-  const colors: Vec3[][] = [];
+  const colors: number[][] = [];
   const nRows = 10;
   for (let i = 0; i <= nRows; i++) {
     const f = i / nRows;
     const row: Vec3[] = [];
-    const crow: Vec3[] = [];
+    const crow: number[] = [];
     for (let j = 0; j <= cols; j++) {
       const phi0 = -span + (2 * span * j) / cols;
       const sweep = kind === 'side-swept' ? 0.35 * f * f : kind === 'parted' ? 0.25 * f * Math.sign(phi0) : 0;
@@ -99,12 +99,12 @@ function buildBangs(ctx: BuildContext): void {
       const theta = 0.2 + f * (tip(phi0) - 0.2);
       const lift = (0.075 + 0.07 * Math.cos(theta * 0.9)) * vol * (1 - 0.75 * f) + 0.025;
       row.push(head.surface(sphereDir(theta, phi), 0.012 + lift));
-      crow.push(hairColor(ctx, theta, phi, f));
+      crow.push(hairShine(theta, phi, f));
     }
     rows.push(row);
     colors.push(crow);
   }
-  addGrid(ctx.builder, 'hair', { rows, vertexColors: colors, wrap: false, inside: head.options.center, skin: () => rigid('head') });
+  addGrid(ctx.builder, 'hair', { rows, gradient: { ramp: hairRamp(ctx), t: colors }, wrap: false, inside: head.options.center, skin: () => rigid('head') });
 }
 
 /** Long hair / bob: a sheet that leaves the scalp below the crown and falls, flaring slightly. */
@@ -117,7 +117,7 @@ function buildCurtain(ctx: BuildContext): void {
   const nRows = bob ? 8 : 16;
   const wavy = spec.hair.style === 'long-wavy';
   const rows: Vec3[][] = [];
-  const colors: Vec3[][] = [];
+  const colors: number[][] = [];
   const length = (phi: number): number => {
     const a = wrapPi(phi);
     const base = bob ? 1.15 * r : spec.hair.length;
@@ -127,7 +127,7 @@ function buildCurtain(ctx: BuildContext): void {
   for (let i = 0; i <= nRows; i++) {
     const f = i / nRows;
     const row: Vec3[] = [];
-    const crow: Vec3[] = [];
+    const crow: number[] = [];
     for (let j = 0; j <= cols; j++) {
       const phi = open + ((TAU - 2 * open) * j) / cols;
       const attachTheta = profile([[open, 1.25], [1.6, 1.35], [Math.PI, 1.45]], wrapPi(phi));
@@ -139,14 +139,14 @@ function buildCurtain(ctx: BuildContext): void {
       // Hair behind the back drifts backward so it drapes over the shoulders.
       const back = smoothstep(1.7, Math.PI, wrapPi(phi)) * 0.5 * r * smoothstep(0.3, 1, f);
       row.push(add(add(top, [0, -drop, 0]), add(scale(outward, flare + wave), [0, 0, -back])));
-      crow.push(hairColor(ctx, attachTheta + f * 1.2, phi, f));
+      crow.push(hairShine(attachTheta + f * 1.2, phi, f));
     }
     rows.push(row);
     colors.push(crow);
   }
   addGrid(ctx.builder, 'hair', {
     rows,
-    vertexColors: colors,
+    gradient: { ramp: hairRamp(ctx), t: colors },
     wrap: false,
     inside: [head.options.center[0], head.options.center[1] - r, head.options.center[2]],
     skin: () => rigid('head'),
@@ -200,7 +200,7 @@ function buildSpikes(ctx: BuildContext): void {
   const { head, skeleton, palette } = ctx;
   const r = skeleton.headRadius;
   const spikes: [number, number, number][] = [];
-  for (const [theta, count, len] of [[0.25, 4, 0.5], [0.65, 9, 0.55], [1.05, 12, 0.45], [1.4, 10, 0.3]] as const) {
+  for (const [theta, count, len] of [[0.3, 3, 0.42], [0.72, 7, 0.48], [1.12, 9, 0.4], [1.45, 8, 0.26]] as const) {
     for (let j = 0; j < count; j++) spikes.push([theta, (TAU * (j + (theta > 0.6 ? 0.5 : 0))) / count, len]);
   }
   for (const [theta, phi, len] of spikes) {
@@ -208,12 +208,12 @@ function buildSpikes(ctx: BuildContext): void {
     if (theta >= 1.4 && Math.cos(phi) > 0.2) continue; // keep the face clear
     const base = head.surface(sphereDir(theta, phi), 0.06);
     const n = normalize(sub(base, head.options.center));
-    const axis = normalize(add(n, front ? [0, 0.3, 0.2] : [0, 0.55, -0.35]));
+    const axis = normalize(add(n, front ? [0, 0.9, 0.25] : [0, 0.9, -0.9]));
     const tip = add(base, scale(axis, len * r));
     const rings: TubeRing[] = [0, 0.35, 0.7, 1].map((t) => ({
       center: add(base, scale(sub(tip, base), t)),
-      rx: 0.2 * r * (1 - t) ** 1.1 + 0.004 * r,
-      ry: 0.15 * r * (1 - t) ** 1.1 + 0.004 * r,
+      rx: 0.3 * r * (1 - t) ** 1.3 + 0.004 * r,
+      ry: 0.17 * r * (1 - t) ** 1.3 + 0.004 * r,
     }));
     const bands = rings.slice(1).map((_, i) => mixColor(palette.hair, palette.hairHighlight, 0.2 * i));
     const t = tubeRows(rings, 8, n[1] > 0.9 ? [1, 0, 0] : [0, 1, 0]);
@@ -227,21 +227,21 @@ function buildBeard(ctx: BuildContext): void {
   const nRows = 10;
   const span = 1.75;
   const rows: Vec3[][] = [];
-  const colors: Vec3[][] = [];
+  const colors: number[][] = [];
   for (let i = 0; i <= nRows; i++) {
     const f = i / nRows;
     const row: Vec3[] = [];
-    const crow: Vec3[] = [];
+    const crow: number[] = [];
     for (let j = 0; j <= cols; j++) {
       const phi = -span + (2 * span * j) / cols;
       const top = profile([[0, 2.28], [0.35, 2.2], [0.9, 1.95], [span, 1.55]], Math.abs(phi));
       const theta = top + f * (2.75 - top);
       const bulk = (0.04 + 0.22 * smoothstep(1.9, 2.6, theta) * Math.cos(phi * 0.7)) * (1 - 0.6 * smoothstep(0.75, 1, f));
       row.push(head.surface(sphereDir(theta, phi), 0.01 + bulk));
-      crow.push(mixColor(palette.hair, palette.hairHighlight, 0.3 * Math.abs(Math.sin(phi * 9 + f * 3))));
+      crow.push(0.3 * Math.abs(Math.sin(phi * 9 + f * 3)));
     }
     rows.push(row);
     colors.push(crow);
   }
-  addGrid(ctx.builder, 'hair', { rows, vertexColors: colors, wrap: false, inside: head.options.center, skin: () => rigid('head') });
+  addGrid(ctx.builder, 'hair', { rows, gradient: { ramp: hairRamp(ctx), t: colors }, wrap: false, inside: head.options.center, skin: () => rigid('head') });
 }

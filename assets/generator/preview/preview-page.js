@@ -66,10 +66,10 @@ function makeRenderer(width, height) {
 }
 
 function lights(scene) {
-  const key = new THREE.DirectionalLight(0xffffff, 2.4);
+  const key = new THREE.DirectionalLight(0xffffff, 1.9);
   key.position.set(-1.2, 2.2, 2.5);
   scene.add(key);
-  scene.add(new THREE.AmbientLight(0xffffff, 0.9));
+  scene.add(new THREE.AmbientLight(0xffffff, 0.6));
 }
 
 /**
@@ -87,7 +87,7 @@ window.renderAvatars = async (request) => {
   if (mode === 'lineup') {
     scene.background = backdrop('');
     vrms.forEach((vrm, i) => {
-      vrm.scene.position.x = (i - (vrms.length - 1) / 2) * 0.75;
+      vrm.scene.position.x = (i - (vrms.length - 1) / 2) * 0.85;
       pose(vrm, 'full');
       scene.add(vrm.scene);
       vrm.update(0);
@@ -107,8 +107,8 @@ window.renderAvatars = async (request) => {
       camera.position.set(head.x, head.y + 0.1, head.z + 0.75);
       camera.lookAt(head.x, head.y + 0.09, head.z);
     } else {
-      camera.position.set(head.x + 0.18, head.y + 0.06, head.z + 1.45);
-      camera.lookAt(head.x, head.y - 0.08, head.z);
+      camera.position.set(head.x + 0.14, head.y + 0.1, head.z + 1.25);
+      camera.lookAt(head.x, head.y + 0.02, head.z);
     }
   }
   renderer.render(scene, camera);

@@ -72,7 +72,7 @@ export interface Skeleton {
 export function buildSkeleton(spec: CharacterSpec): Skeleton {
   const h = spec.height;
   const b = spec.body;
-  const headRadius = 0.094 * (h / 1.7) ** 0.5 * b.headScale;
+  const headRadius = 0.108 * (h / 1.7) ** 0.5 * b.headScale;
   const hipsY = 0.53 * h;
   const legY = 0.495 * h;
   const neckY = 0.835 * h;
@@ -112,6 +112,6 @@ export function buildSkeleton(spec: CharacterSpec): Skeleton {
     parent: (bone) => PARENT[bone],
     index: (bone) => BONE_NAMES.indexOf(bone),
     headRadius,
-    headCenter: [0, head[1] + headRadius * 0.98, head[2] + headRadius * 0.1],
+    headCenter: [0, head[1] + headRadius * 0.9, head[2] + headRadius * 0.1],
   };
 }

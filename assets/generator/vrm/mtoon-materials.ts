@@ -18,14 +18,15 @@ const LOOKS = {
 } as const satisfies Record<MaterialSlot, SlotLook>;
 
 /**
- * glTF material with the `VRMC_materials_mtoon` extension for one slot. The base colour is
- * white: every colour lives in COLOR_0, which MToon multiplies into both lit and shade colours.
+ * glTF material with the `VRMC_materials_mtoon` extension for one slot. Every colour lives in
+ * the ramp atlas `texture`, used both as base colour and as shade multiply texture, so the shade
+ * colour is the surface colour tinted by the slot's shade factor.
  */
-export function mtoonMaterial(slot: MaterialSlot): Record<string, unknown> {
+export function mtoonMaterial(slot: MaterialSlot, texture: number): Record<string, unknown> {
   const look: SlotLook = LOOKS[slot];
   return {
     name: `${slot}-mtoon`,
-    pbrMetallicRoughness: { baseColorFactor: [1, 1, 1, 1], metallicFactor: 0, roughnessFactor: 1 },
+    pbrMetallicRoughness: { baseColorFactor: [1, 1, 1, 1], baseColorTexture: { index: texture }, metallicFactor: 0, roughnessFactor: 1 },
     alphaMode: 'OPAQUE',
     doubleSided: look.doubleSided,
     extensions: {
@@ -34,6 +35,7 @@ export function mtoonMaterial(slot: MaterialSlot): Record<string, unknown> {
         transparentWithZWrite: false,
         renderQueueOffsetNumber: 0,
         shadeColorFactor: [...look.shade],
+        shadeMultiplyTexture: { index: texture },
         shadingShiftFactor: look.shift,
         shadingToonyFactor: look.toony,
         giEqualizationFactor: 0.9,

@@ -2,9 +2,9 @@ import type { Offer } from './classify-offer.js';
 import { classifyOffer } from './classify-offer.js';
 import type { ArithmeticResult } from './solve-arithmetic.js';
 import { solveArithmetic } from './solve-arithmetic.js';
-import { extractLikes, extractName, extractTopic } from './extract-user-facts.js';
+import { extractLikes, extractName, extractTopic, extractUserFacts } from './extract-user-facts.js';
 import { reflectPronouns } from './reflect-pronouns.js';
-import { normalizeInput } from './spoken-text.js';
+import { normalizeInput, sanitizeSpokenText } from './spoken-text.js';
 
 /** What the user wants with their newest message; a discriminated union on `kind`. */
 export type Intent =
@@ -37,6 +37,7 @@ export type Intent =
   | { kind: 'apology' }
   | { kind: 'introduction' }
   | { kind: 'preference'; like: string }
+  | { kind: 'location'; place: string }
   | { kind: 'question'; text: string; topic?: string }
   | { kind: 'statement'; text: string };
 
@@ -93,7 +94,9 @@ const QUESTION_START = /^(?:what|who|where|when|why|how|which|whose|is|are|can|c
  *
  * @param previousAssistant the engine's last message, to read "yes" / "no" as answers to it.
  */
-export function detectIntent(text: string, previousAssistant?: string): DetectedMessage {
+export function detectIntent(typed: string, previousAssistant?: string): DetectedMessage {
+  // Read what was meant, not how it was formatted: "**Sam**" is Sam, emoji carry no intent here.
+  const text = sanitizeSpokenText(typed);
   const t = normalizeInput(text);
   const introducedName = extractName(text);
   const greeted = GREETING.test(t);
@@ -152,6 +155,8 @@ export function detectIntent(text: string, previousAssistant?: string): Detected
   const mood = feelingOf(t);
   if (mood) return detected(mood);
   if (like !== undefined) return detected({ kind: 'preference', like });
+  const place = extractUserFacts(text).location;
+  if (place !== undefined) return detected({ kind: 'location', place });
   if (introducedName !== undefined) return detected({ kind: 'introduction' });
   if (greeted && words <= 8) return detected({ kind: 'greeting' });
   if (t.endsWith('?') || QUESTION_START.test(t)) {

@@ -1,5 +1,5 @@
 import { reflectPronouns } from './reflect-pronouns.js';
-import { capitalizeFirst, limitWords, trimPhrase } from './spoken-text.js';
+import { capitalizeFirst, limitWords, sanitizeSpokenText, trimPhrase } from './spoken-text.js';
 
 /**
  * What one user message says about the user: their name, what they like or dislike, where they
@@ -89,33 +89,60 @@ export function extractLikes(text: string): string[] {
   return likes.filter((like): like is string => like !== undefined && !/^(?:it|that|this|you|me|to)$/i.test(like));
 }
 
-const HELP_TOPIC: readonly RegExp[] = [
-  /\bhelp(?: me)?(?: out)? with\s+/i,
-  /\b(?:problem|issue|trouble|question|questions) (?:with|about)\s+/i,
-  /\b(?:struggling with|stuck on|having trouble with|confused about|worried about)\s+/i,
-  /\b(?:tell me about|talk about|learn about|know about|learn more about|know more about|information about|info about)\s+/i,
-  /\b(?:explain|teach me|show me)\s+/i,
-  /\b(?:looking for|interested in|thinking about|thinking of)\s+/i,
-  /\bhow (?:do|can|should|would) (?:i|we|you)\s+/i,
-  /\bhow to\s+/i,
-  /\b(?:i want to|i'd like to|i would like to|i need to|i'm trying to|i am trying to)\s+(?:learn |know |understand )?/i,
-  /\bwhat (?:is|are|was|were)\s+/i,
-  /\babout\s+/i,
+/** Patterns that name a topic; `action` ones are followed by a verb phrase ("how do I reset…"). */
+const HELP_TOPIC: ReadonlyArray<{ pattern: RegExp; action: boolean }> = [
+  { pattern: /\bhelp(?: me)?(?: out)? with\s+/i, action: false },
+  { pattern: /\b(?:problem|issue|trouble|question|questions) (?:with|about)\s+/i, action: false },
+  { pattern: /\b(?:struggling with|stuck on|having trouble with|confused about|worried about)\s+/i, action: false },
+  { pattern: /\b(?:tell me about|talk about|learn about|know about|learn more about|know more about|information about|info about)\s+/i, action: false },
+  { pattern: /\b(?:learn|understand|explain|teach me)\s+(?!how\b|to\b)/i, action: false },
+  { pattern: /\b(?:recommend|suggest)(?: me)?\s+/i, action: false },
+  { pattern: /\b(?:looking for|interested in|thinking about|thinking of)\s+/i, action: false },
+  { pattern: /\bhow (?:do|can|should|would) (?:i|we|you)\s+/i, action: true },
+  { pattern: /\b(?:teach me |show me |learn |know |understand )?how to\s+/i, action: true },
+  { pattern: /\bhelp me (?:to )?(?=[a-z])/i, action: true },
+  { pattern: /\b(?:i want to|i'd like to|i would like to|i need to|i'm trying to|i am trying to|trying to)\s+/i, action: true },
+  { pattern: /\bwhat (?:is|are|was|were)\s+/i, action: false },
+  { pattern: /\babout\s+/i, action: false },
 ];
 
-/** The thing a message is about, if a clear pattern names it ("help me with fractions" → "fractions"). */
+const VAGUE_TOPIC = /^(?:it|that|this|something|anything|stuff|things?|me|you|my name|your name|yourself|up|out|please)$/i;
+
+/**
+ * The thing a message is about, if a clear pattern names it: "help me with fractions" →
+ * "fractions", "how do I reset my password" → "resetting your password".
+ */
 export function extractTopic(text: string): string | undefined {
-  for (const pattern of HELP_TOPIC) {
+  for (const { pattern, action } of HELP_TOPIC) {
     const topic = captureAfter(text, pattern);
-    if (topic !== undefined && !/^(?:it|that|this|something|anything|stuff|things?|me|you|my name|your name|yourself)$/i.test(topic)) {
-      return topic;
-    }
+    if (topic === undefined || VAGUE_TOPIC.test(topic)) continue;
+    if (!action) return topic;
+    const gerund = toGerundPhrase(topic);
+    if (gerund !== undefined) return gerund;
   }
   return undefined;
 }
 
+/** Verbs whose final consonant doubles before "-ing" despite having more than one syllable. */
+const DOUBLING = new Set(['reset', 'forget', 'begin', 'admit', 'commit', 'submit', 'prefer', 'refer', 'occur', 'upset', 'permit', 'regret', 'control']);
+
+/** "reset your password" → "resetting your password"; `undefined` when it does not start with a verb-like word. */
+export function toGerundPhrase(phrase: string): string | undefined {
+  const [verb = '', ...rest] = phrase.split(' ');
+  const lower = verb.toLowerCase();
+  if (!/^[a-z]{2,}$/.test(lower) || /ing$/.test(lower) || VAGUE_TOPIC.test(lower)) return undefined;
+  let gerund: string;
+  if (lower === 'be') gerund = 'being';
+  else if (lower.endsWith('ie')) gerund = `${lower.slice(0, -2)}ying`;
+  else if (/[^eoy]e$/.test(lower)) gerund = `${lower.slice(0, -1)}ing`;
+  else if (DOUBLING.has(lower) || (lower.length <= 4 && /[^aeiou][aeiou][^aeiouwxy]$/.test(lower))) gerund = `${lower}${lower.at(-1)}ing`;
+  else gerund = `${lower}ing`;
+  return [gerund, ...rest].join(' ');
+}
+
 /** Everything one user message reveals; see {@link UserFacts}. */
-export function extractUserFacts(text: string): UserFacts {
+export function extractUserFacts(typed: string): UserFacts {
+  const text = sanitizeSpokenText(typed);
   const facts: UserFacts = { likes: extractLikes(text), dislikes: [] };
   const name = extractName(text);
   if (name !== undefined) facts.name = name;

@@ -41,7 +41,7 @@ const SPOKEN_OP: Readonly<Record<Op, string>> = {
 
 /** Replaces runs of number words ("twenty five", "three hundred") with digits. */
 function numberWordsToDigits(text: string): string {
-  return text.replace(/\b(?:(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million)[ -]?)+/g, (run) => {
+  return text.replace(/\b(?:(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million)\b[ -]?)+/g, (run) => {
     let total = 0;
     let current = 0;
     for (const word of run.trim().split(/[ -]+/)) {

@@ -10,6 +10,11 @@ import type {
 import type { Database } from './database.js';
 import { migrationProvider } from './migrations/index.js';
 import { toAccount, toApiKey, toConversation, toMessage } from './row-mappers.js';
+import { precompile } from './precompiled-query.js';
+
+const P1 = '\u0000p1';
+const P2 = '\u0000p2';
+const P3 = '\u0000p3';
 
 /**
  * The {@link Store} on any Kysely dialect. The engine-specific part (opening the connection,
@@ -78,6 +83,17 @@ function accountRepository(db: Kysely<Database>): AccountRepository {
       const row = await db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
       return row && toAccount(row);
     },
+    async update(id, patch) {
+      await db
+        .updateTable('accounts')
+        .set({
+          ...(patch.tier !== undefined && { tier: patch.tier }),
+          ...(patch.rpmOverride !== undefined && { rpm_override: patch.rpmOverride }),
+          ...(patch.connectionsOverride !== undefined && { connections_override: patch.connectionsOverride }),
+        })
+        .where('id', '=', id)
+        .execute();
+    },
     async count() {
       const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       return Number(row.n);
@@ -86,6 +102,7 @@ function accountRepository(db: Kysely<Database>): AccountRepository {
 }
 
 function apiKeyRepository(db: Kysely<Database>): ApiKeyRepository {
+  const byHash = precompile(db.selectFrom('api_keys').selectAll().where('hash', '=', P1), [P1]);
   return {
     async create(k) {
       await db
@@ -104,7 +121,7 @@ function apiKeyRepository(db: Kysely<Database>): ApiKeyRepository {
         .execute();
     },
     async findByHash(hash) {
-      const row = await db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
+      const [row] = (await byHash.execute(db as Kysely<never>, [hash])).rows;
       return row && toApiKey(row);
     },
     async findById(accountId, id) {
@@ -139,6 +156,10 @@ function apiKeyRepository(db: Kysely<Database>): ApiKeyRepository {
 }
 
 function conversationRepository(db: Kysely<Database>): ConversationRepository {
+  const byOwner = precompile(
+    db.selectFrom('conversations').selectAll().where('id', '=', P1).where('account_id', '=', P2).where('mode', '=', P3),
+    [P1, P2, P3],
+  );
   return {
     async create(c) {
       await db
@@ -165,13 +186,7 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
         .execute();
     },
     async find(owner, id) {
-      const row = await db
-        .selectFrom('conversations')
-        .selectAll()
-        .where('id', '=', id)
-        .where('account_id', '=', owner.accountId)
-        .where('mode', '=', owner.mode)
-        .executeTakeFirst();
+      const [row] = (await byOwner.execute(db as Kysely<never>, [id, owner.accountId, owner.mode])).rows;
       return row && toConversation(row);
     },
     async update(id, patch) {
@@ -215,6 +230,10 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
 }
 
 function messageRepository(db: Kysely<Database>): MessageRepository {
+  const ofConversation = precompile(
+    db.selectFrom('messages').selectAll().where('conversation_id', '=', P1).orderBy('created_at').orderBy('id'),
+    [P1],
+  );
   return {
     async create(m) {
       await db
@@ -235,13 +254,7 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
         .execute();
     },
     async listByConversation(conversationId) {
-      const rows = await db
-        .selectFrom('messages')
-        .selectAll()
-        .where('conversation_id', '=', conversationId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
+      const { rows } = await ofConversation.execute(db as Kysely<never>, [conversationId]);
       return rows.map(toMessage);
     },
     async deleteByConversation(conversationId) {

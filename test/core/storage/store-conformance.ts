@@ -107,6 +107,16 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       assert.equal(await store.conversations.find({ accountId: other.id, mode: 'test' }, conversation.id), undefined);
     });
 
+    it('updates an account plan', async () => {
+      await store.accounts.update(account.id, { tier: 'enterprise', rpmOverride: 1000 });
+      const found = await store.accounts.findById(account.id);
+      assert.equal(found?.tier, 'enterprise');
+      assert.equal(found?.rpmOverride, 1000);
+      assert.equal(found?.connectionsOverride, null);
+      await store.accounts.update(account.id, { tier: 'free', rpmOverride: null });
+      account = (await store.accounts.findById(account.id))!;
+    });
+
     it('adds usage atomically and updates status', async () => {
       const conversation = newConversation(account);
       await store.conversations.create(conversation);

@@ -4,6 +4,7 @@ import { helpReply, healthReply, emergencyReply, yesReply, noReply } from './hel
 import { arithmeticReply, jokeReply, timeReply, unknownQuestionReply, weatherReply } from './knowledge-replies.js';
 import {
   introductionReply,
+  locationReply,
   nameAcknowledgement,
   preferenceReply,
   recallHistoryReply,
@@ -61,6 +62,7 @@ function replyFor(ctx: ReplyContext, intent: Intent): Sentences {
     case 'apology': return apologyReply(ctx);
     case 'introduction': return introductionReply(ctx);
     case 'preference': return preferenceReply(ctx, intent);
+    case 'location': return locationReply(ctx, intent);
     case 'question': return unknownQuestionReply(ctx, intent);
     case 'statement': return reflectiveReply(ctx, intent);
   }

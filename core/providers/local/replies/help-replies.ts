@@ -18,7 +18,7 @@ export function helpReply(ctx: ReplyContext, intent: Extract<Intent, { kind: 'he
   const opening = say(ctx, intent.problem ? guide.problemHelp : guide.help, vars);
   const sentences: Sentences = [];
   const previous = lastTopic(ctx);
-  const referBack = previous !== undefined && topic !== undefined && previous.toLowerCase() !== topic.toLowerCase() && ctx.pick.chance(0.5);
+  const referBack = previous !== undefined && topic !== undefined && previous.toLowerCase() !== topic.toLowerCase() && ctx.pick.chance(0.3);
   if (!referBack && ctx.pick.chance(0.4)) sentences.push(say(ctx, ctx.tone.ack));
   sentences.push(opening);
   if (ctx.voice.vertical === 'healthcare' && !intent.problem) sentences.push(say(ctx, guide.caveats));

@@ -105,9 +105,14 @@ export function recallHistoryReply(ctx: ReplyContext): Sentences {
 }
 
 export function recallProfileReply(ctx: ReplyContext): Sentences {
-  const { likes, location, userName, dislikes } = ctx.memory;
+  const { likes, location, userName, dislikes, current } = ctx.memory;
+  if (/\b(?:live|from)\b/i.test(current)) {
+    return location !== undefined
+      ? [say(ctx, [`You told me you're in ${location}.`, `You mentioned ${location}.`])]
+      : [say(ctx, ["You haven't told me where you live.", "I don't know where you're from yet."]), 'Where are you based?'];
+  }
   const facts: Sentences = [];
-  if (userName !== undefined && !/\blike|love|enjoy|favou?rite\b/i.test(ctx.memory.current)) facts.push(`You're ${userName}.`);
+  if (userName !== undefined && !/\b(?:like|love|enjoy|favou?rite)\b/i.test(current)) facts.push(`You're ${userName}.`);
   if (likes.length > 0) facts.push(say(ctx, [`You told me you like ${listPhrase(likes.slice(-3))}.`, `Earlier you mentioned you enjoy ${listPhrase(likes.slice(-3))}.`]));
   if (dislikes.length > 0) facts.push(`You're not a fan of ${listPhrase(dislikes.slice(-2))}.`);
   if (location !== undefined) facts.push(`You mentioned you're in ${location}.`);
@@ -130,6 +135,14 @@ export function introductionReply(ctx: ReplyContext): Sentences {
     nameAcknowledgement(ctx),
     say(ctx, ["I'll remember that.", "Got it, I'll remember your name."]),
     say(ctx, ['What brings you here today?', 'What would you like to talk about?', `I can ${ctx.guide.capabilities[0] ?? 'chat with you'} whenever you're ready.`]),
+  ];
+}
+
+export function locationReply(ctx: ReplyContext, intent: Extract<Intent, { kind: 'location' }>): Sentences {
+  return [
+    say(ctx, [`Oh, ${intent.place}, lovely!`, `${intent.place}, nice.`, `Thanks for telling me you're in ${intent.place}.`]),
+    say(ctx, ["I'll remember that.", 'Noted.']),
+    say(ctx, [`What do you like most about ${intent.place}?`, `How is life in ${intent.place}?`]),
   ];
 }
 

@@ -67,6 +67,6 @@ export const initial: Migration = {
       .addColumn('tts_characters', 'bigint', (c) => c.notNull().defaultTo(0))
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('messages_conversation').on('messages').columns(['conversation_id', 'id']).execute();
+    await db.schema.createIndex('messages_conversation').on('messages').columns(['conversation_id', 'created_at', 'id']).execute();
   },
 };

@@ -1,0 +1,36 @@
+import type { Server as HttpServer } from 'node:http';
+import type { AvatarService, ServerFrame } from '../../core/index.js';
+import { toWire } from '../http/reply-wire.js';
+import { createSocketIoRealtime, emitToConversation } from './socket-io-realtime.js';
+import type { RealtimeServer } from './socket-io-realtime.js';
+import { WebSocketRealtime } from './websocket-realtime.js';
+
+export interface Realtime {
+  io: RealtimeServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Attaches both realtime transports to the HTTP server and relays every conversation event —
+ * whichever transport or REST call started the reply — to the clients of that conversation.
+ */
+export function attachRealtime(httpServer: HttpServer, service: AvatarService): Realtime {
+  const io = createSocketIoRealtime(httpServer, service);
+  const ws = new WebSocketRealtime(httpServer, service);
+  const unsubscribe = service.conversations.onEvent((conversationId, event) => {
+    const frame: ServerFrame =
+      event.type === 'ended'
+        ? { type: 'conversation.ended', data: { conversation_id: conversationId, reason: event.reason } }
+        : toWire(event, service.urls);
+    emitToConversation(io, conversationId, frame);
+    ws.send(conversationId, frame);
+  });
+  return {
+    io,
+    async close() {
+      unsubscribe();
+      ws.close();
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+    },
+  };
+}
