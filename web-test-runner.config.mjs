@@ -2,6 +2,8 @@
 // Run: npx web-test-runner --config web-test-runner.config.mjs
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { defaultReporter } from '@web/test-runner';
+import { summaryReporter } from './test/support/wtr-summary-reporter.mjs';
 
 const CHROMIUM_ARGS = [
   '--headless=new',
@@ -28,4 +30,5 @@ export default {
     }),
   ],
   testFramework: { config: { timeout: 60000 } },
+  reporters: [defaultReporter(), summaryReporter()],
 };

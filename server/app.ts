@@ -2,6 +2,7 @@ import Koa from 'koa';
 import type { AvatarService } from '../core/index.js';
 import { FsBlobStore } from '../core/index.js';
 import type { ServerConfig } from './config.js';
+import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { defineRoute } from './http/route.js';
@@ -76,6 +77,7 @@ export function createApp({ service, config, log = defaultLog }: AppOptions): Ko
     log('unhandled server error', error);
   });
   app.use(errorHandler({ serializer, ids: service.ids, log }));
+  app.use(cors());
   const options = { service, config, serializer };
   app.use(mountRoutes(v1, { ...options, prefix: '/v1' }).routes());
   app.use(mountRoutes(root, options).routes());

@@ -99,9 +99,13 @@ export class AccountService {
   }
 
   /** Creates a key; the value is returned once, only its hash and last 4 characters are kept. */
-  async createApiKey(accountId: string, input: { name: string; mode: KeyMode }): Promise<{ record: ApiKeyRecord; key: string }> {
+  async createApiKey(
+    accountId: string,
+    input: { name: string; mode: KeyMode; allowedOrigins?: readonly string[] },
+  ): Promise<{ record: ApiKeyRecord; key: string }> {
     const name = input.name.trim();
     if (!name || name.length > 200) throw new ValidationError('name', 'name must be 1 to 200 characters');
+    const allowedOrigins = input.allowedOrigins === undefined ? null : input.allowedOrigins.map(normalizeOrigin);
     await this.getAccount(accountId);
     const key = generateApiKey(input.mode);
     const record: ApiKeyRecord = {
@@ -111,6 +115,7 @@ export class AccountService {
       mode: input.mode,
       hash: hashApiKey(key),
       last4: key.slice(-4),
+      allowedOrigins,
       createdAt: this.#deps.clock.now(),
       lastUsedAt: null,
       revokedAt: null,
@@ -155,7 +160,7 @@ export class AccountService {
     if (key.revokedAt !== null) throw new UnauthorizedError('This API key has been revoked');
     const now = clock.now();
     if (key.lastUsedAt === null || now - key.lastUsedAt > TOUCH_INTERVAL_MS) await store.apiKeys.touch(key.id, now);
-    return { type: 'api_key', owner: { accountId: key.accountId, mode: key.mode }, keyId: key.id };
+    return { type: 'api_key', owner: { accountId: key.accountId, mode: key.mode }, keyId: key.id, allowedOrigins: key.allowedOrigins };
   }
 
   /** Email + password → a one-hour account token. Wrong email and wrong password look alike. */
@@ -179,4 +184,18 @@ export class AccountService {
     }
     return { type: 'account', accountId: claims.sub };
   }
+}
+
+/** `https://Example.com/` → `https://example.com`; anything but an http(s) origin is refused. */
+export function normalizeOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ValidationError('allowed_origins', `allowed_origins: '${value}' is not an origin like https://example.com`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search || url.hash || url.username) {
+    throw new ValidationError('allowed_origins', `allowed_origins: '${value}' is not an origin like https://example.com`);
+  }
+  return url.origin;
 }

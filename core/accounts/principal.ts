@@ -4,7 +4,7 @@ import type { SessionPrincipal } from '../sessions/session-service.js';
 /** Who is calling, as established by a credential. */
 export type Principal =
   /** An API key: may use every resource of its account in the key's mode. */
-  | { type: 'api_key'; owner: Owner; keyId: string }
+  | { type: 'api_key'; owner: Owner; keyId: string; allowedOrigins: readonly string[] | null }
   /** A JWT for an account holder: manages keys (both modes). */
   | { type: 'account'; accountId: string }
   /** A browser session token: one conversation only. */

@@ -31,6 +31,8 @@ export interface ApiKeyRecord {
   /** Hex SHA-256 of the key value; the value itself is never stored. */
   hash: string;
   last4: string;
+  /** Browser origins allowed to use this key (and sessions minted with it); null: any. */
+  allowedOrigins: string[] | null;
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;

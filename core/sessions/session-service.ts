@@ -28,6 +28,7 @@ export interface SessionPrincipal {
   owner: Owner;
   conversationId: string;
   expiresAt: number;
+  allowedOrigins: readonly string[] | null;
 }
 
 /**
@@ -45,7 +46,7 @@ export class SessionService {
     this.#clock = deps.clock;
   }
 
-  async create(owner: Owner, input: CreateSessionInput): Promise<IssuedSession> {
+  async create(owner: Owner, input: CreateSessionInput, allowedOrigins: readonly string[] | null = null): Promise<IssuedSession> {
     const ttlS = input.ttlS ?? SESSION_TTL_DEFAULT_S;
     if (!Number.isInteger(ttlS) || ttlS < 60 || ttlS > SESSION_TTL_MAX_S) {
       throw new ValidationError('ttl_s', `ttl_s must be an integer from 60 to ${SESSION_TTL_MAX_S}`);
@@ -60,7 +61,7 @@ export class SessionService {
         ).id;
     const exp = Math.floor(this.#clock.now() / 1000) + ttlS;
     const token = signSessionToken(
-      { a: owner.accountId, m: owner.mode, c: conversationId, e: exp, n: randomString(8) },
+      { a: owner.accountId, m: owner.mode, c: conversationId, e: exp, n: randomString(8), ...(allowedOrigins && { o: [...allowedOrigins] }) },
       this.#secret,
     );
     return { token, expiresAt: exp * 1000, conversationId };
@@ -76,6 +77,7 @@ export class SessionService {
       owner: { accountId: claims.a, mode: claims.m },
       conversationId: claims.c,
       expiresAt: claims.e * 1000,
+      allowedOrigins: claims.o ?? null,
     };
   }
 }

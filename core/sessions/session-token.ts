@@ -13,6 +13,8 @@ export interface SessionClaims {
   e: number;
   /** Random nonce, so two sessions for one conversation differ. */
   n: string;
+  /** Origins allowed to use the session (those of the key that minted it); absent: any. */
+  o?: string[];
 }
 
 const PREFIX = 'sess_';

@@ -20,10 +20,10 @@ export function bearerToken(ctx: Context): string | undefined {
 export async function authenticateCredential(
   service: AvatarService,
   token: string,
-  scope: { conversationId?: string; allowAnySession?: boolean },
+  scope: { conversationId?: string; allowAnySession?: boolean; origin?: string | undefined },
 ): Promise<Principal> {
-  if (!token.startsWith('sess_')) return service.accounts.authenticateApiKey(token);
-  const session = service.sessions.authenticate(token);
+  if (!token.startsWith('sess_')) return checkOrigin(await service.accounts.authenticateApiKey(token), scope.origin);
+  const session = checkOrigin(service.sessions.authenticate(token), scope.origin);
   if (scope.allowAnySession || (scope.conversationId !== undefined && scope.conversationId === session.conversationId)) {
     return session;
   }
@@ -32,6 +32,17 @@ export async function authenticateCredential(
       ? 'Session tokens work only on their own conversation; this route needs an API key'
       : 'This session token belongs to another conversation',
   );
+}
+
+/**
+ * A key (or a session minted with it) that lists allowed origins may be used from those browser
+ * origins only. Requests without an Origin header (servers, curl) are not browsers and pass.
+ */
+function checkOrigin<P extends { allowedOrigins: readonly string[] | null }>(principal: P, origin: string | undefined): P {
+  if (origin && principal.allowedOrigins && !principal.allowedOrigins.includes(origin)) {
+    throw new UnauthorizedError(`Origin ${origin} is not allowed for this key`);
+  }
+  return principal;
 }
 
 /** Establishes the caller of a route according to its requirement; throws 401 when it is not met. */
@@ -43,14 +54,15 @@ export async function authenticate(
 ): Promise<Principal | undefined> {
   if (requirement === 'none') return undefined;
   const token = bearerToken(ctx);
+  const origin = ctx.get('origin') || undefined;
   switch (requirement) {
     case 'public':
       if (token === undefined && !config.requireKeyForReads) return undefined;
-      return authenticateCredential(service, requireToken(token), { allowAnySession: true });
+      return authenticateCredential(service, requireToken(token), { allowAnySession: true, origin });
     case 'api_key':
-      return authenticateCredential(service, requireToken(token), {});
+      return authenticateCredential(service, requireToken(token), { origin });
     case 'conversation':
-      return authenticateCredential(service, requireToken(token), { conversationId: String(ctx.params.id ?? '') });
+      return authenticateCredential(service, requireToken(token), { conversationId: String(ctx.params.id ?? ''), origin });
     case 'account': {
       const value = requireToken(token, 'an account token: POST /v1/auth/login or `avatar-service token`');
       if (value.startsWith('svc_') || value.startsWith('sess_')) {

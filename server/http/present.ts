@@ -92,6 +92,7 @@ export function presentApiKey(key: ApiKeyRecord) {
     name: key.name,
     mode: key.mode,
     redacted: redactApiKey(key.mode, key.last4),
+    allowed_origins: key.allowedOrigins,
     created_at: isoTime(key.createdAt),
     last_used_at: key.lastUsedAt === null ? null : isoTime(key.lastUsedAt),
     revoked_at: key.revokedAt === null ? null : isoTime(key.revokedAt),

@@ -18,6 +18,7 @@ export interface RealtimeClient {
 export async function admitRealtimeClient(
   service: AvatarService,
   token: unknown,
+  origin: string | undefined,
   conversationId?: string,
 ): Promise<RealtimeClient> {
   if (typeof token !== 'string' || token === '') {
@@ -25,6 +26,7 @@ export async function admitRealtimeClient(
   }
   const principal: Principal = await authenticateCredential(service, token, {
     ...(conversationId !== undefined ? { conversationId } : { allowAnySession: true }),
+    origin,
   });
   if (principal.type === 'account') throw new UnauthorizedError('Account tokens cannot open realtime connections');
   const lease = await service.limits.openConnection(principal.owner.accountId);

@@ -39,7 +39,7 @@ export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarSe
   io.use((socket, next) => {
     const auth = socket.handshake.auth as { token?: unknown };
     const header = /^Bearer\s+(\S+)$/i.exec(socket.handshake.headers.authorization ?? '')?.[1];
-    admitRealtimeClient(service, auth.token ?? header).then(
+    admitRealtimeClient(service, auth.token ?? header, socket.handshake.headers.origin).then(
       (client) => {
         socket.data = { client, conversationId: undefined };
         socket.once('disconnect', () => client.lease.release());

@@ -55,7 +55,7 @@ export class WebSocketRealtime {
     const header = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     let client;
     try {
-      client = await admitRealtimeClient(this.#service, header ?? url.searchParams.get('token'), conversationId);
+      client = await admitRealtimeClient(this.#service, header ?? url.searchParams.get('token'), req.headers.origin, conversationId);
       await this.#service.conversations.get(client.owner, conversationId);
     } catch (error) {
       client?.lease.release();

@@ -45,11 +45,15 @@ export function accountRoutes(): Route[] {
       body: s.object({
         name: s.string({ min: 1, max: 200, description: 'What the key is for, e.g. "website widget"' }),
         mode: s.optional(s.enum(['live', 'test'] as const, 'Default: test')),
+        allowed_origins: s.optional(
+          s.array(s.string({ min: 1, max: 200 }), { max: 50, description: 'Browser origins allowed to use the key, e.g. https://shop.example.com; omit for any' }),
+        ),
       }),
       async handle({ body, principal, service }) {
         const { record, key } = await service.accounts.createApiKey(accountOf(principal), {
           name: body.name,
           mode: body.mode ?? 'test',
+          ...(body.allowed_origins !== undefined && { allowedOrigins: body.allowed_origins }),
         });
         return { ...presentApiKey(record), key };
       },

@@ -27,11 +27,15 @@ export function sessionRoutes(): Route[] {
         ttl_s: s.optional(s.integer({ min: 60, max: SESSION_TTL_MAX_S, description: 'Lifetime in seconds; default 3600' })),
       }),
       async handle({ body, principal, service }) {
-        const session = await service.sessions.create(ownerOf(principal), {
-          ...(body.avatar_id !== undefined && { avatarId: body.avatar_id }),
-          ...(body.conversation_id !== undefined && { conversationId: body.conversation_id }),
-          ...(body.ttl_s !== undefined && { ttlS: body.ttl_s }),
-        });
+        const session = await service.sessions.create(
+          ownerOf(principal),
+          {
+            ...(body.avatar_id !== undefined && { avatarId: body.avatar_id }),
+            ...(body.conversation_id !== undefined && { conversationId: body.conversation_id }),
+            ...(body.ttl_s !== undefined && { ttlS: body.ttl_s }),
+          },
+          principal?.type === 'api_key' ? principal.allowedOrigins : null,
+        );
         return { token: session.token, expires_at: new Date(session.expiresAt).toISOString(), conversation_id: session.conversationId };
       },
     }),

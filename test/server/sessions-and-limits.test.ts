@@ -143,3 +143,59 @@ describe('Connection limits and disconnects', () => {
     await until(async () => (await t.service.limits.openConnections(t.accountId)) === 0, 'stream slot freed');
   });
 });
+
+describe('CORS and allowed origins', () => {
+  let t: TestServer;
+  let restricted: string;
+  before(async () => {
+    t = await startTestServer({ aiProviders: [scriptedProvider({ reply: 'Hi there, friend.' })] });
+    restricted = (await t.service.accounts.createApiKey(t.accountId, { name: 'shop widget', mode: 'test', allowedOrigins: ['https://Shop.example.com/'] })).key;
+  });
+  after(() => t.close());
+
+  it('answers preflights and exposes the request id and rate-limit headers', async () => {
+    const preflight = await t.request('/v1/conversations', {
+      method: 'OPTIONS',
+      auth: null,
+      headers: { origin: 'https://any.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), 'https://any.example');
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/);
+    const res = await t.request('/v1/avatars', { headers: { origin: 'https://any.example' } });
+    assert.equal(res.headers.get('access-control-allow-origin'), 'https://any.example');
+    assert.match(res.headers.get('access-control-expose-headers') ?? '', /X-Request-Id.*X-RateLimit-Remaining/);
+    assert.ok(Number(res.headers.get('x-ratelimit-remaining')) >= 0);
+  });
+
+  it('enforces a key\'s allowed origins on REST, sessions minted with it, and realtime handshakes', async () => {
+    const create = (origin?: string) =>
+      t.request('/v1/conversations', { method: 'POST', json: { avatar_id: 'luna-001', tts_provider: 'browser' }, auth: restricted, ...(origin && { headers: { origin } }) });
+    assert.equal((await create('https://shop.example.com')).status, 201);
+    assert.equal((await create()).status, 201, 'server-to-server calls carry no Origin');
+    const refused = await create('https://evil.example');
+    assert.equal(refused.status, 401);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /Origin https:\/\/evil.example is not allowed/);
+
+    const session = (await (await t.request('/v1/sessions', { method: 'POST', json: {}, auth: restricted })).json()) as { token: string; conversation_id: string };
+    const read = (origin: string) => t.request(`/v1/conversations/${session.conversation_id}`, { auth: session.token, headers: { origin } });
+    assert.equal((await read('https://shop.example.com')).status, 200);
+    assert.equal((await read('https://evil.example')).status, 401);
+
+    const client = connect(t.url, { path: '/v1/realtime', auth: { token: session.token }, transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { origin: 'https://evil.example' } });
+    const error = await new Promise<{ data?: { error: { code: string } } }>((resolve) => client.once('connect_error', resolve));
+    client.close();
+    assert.equal(error.data?.error.code, 'unauthorized');
+    const status = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${t.url.replace('http', 'ws')}/v1/conversations/${session.conversation_id}/ws?token=${encodeURIComponent(session.token)}`, { headers: { origin: 'https://evil.example' } });
+      ws.once('unexpected-response', (_q, res) => resolve(res.statusCode ?? 0));
+      ws.once('open', () => (ws.terminate(), resolve(101)));
+      ws.once('error', () => undefined);
+    });
+    assert.equal(status, 401);
+  });
+
+  it('rejects malformed origins when creating a key', async () => {
+    await assert.rejects(t.service.accounts.createApiKey(t.accountId, { name: 'x', mode: 'test', allowedOrigins: ['shop.example.com/path'] }), /not an origin/);
+  });
+});

@@ -17,6 +17,8 @@ export interface ApiKeysTable {
   mode: string;
   hash: string;
   last4: string;
+  /** JSON array of origins, or null. */
+  allowed_origins: string | null;
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;

@@ -114,6 +114,7 @@ function apiKeyRepository(db: Kysely<Database>): ApiKeyRepository {
           mode: k.mode,
           hash: k.hash,
           last4: k.last4,
+          allowed_origins: k.allowedOrigins === null ? null : JSON.stringify(k.allowedOrigins),
           created_at: k.createdAt,
           last_used_at: k.lastUsedAt,
           revoked_at: k.revokedAt,

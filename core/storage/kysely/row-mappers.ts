@@ -39,6 +39,7 @@ export function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
     mode: row.mode as KeyMode,
     hash: row.hash,
     last4: row.last4,
+    allowedOrigins: row.allowed_origins === null ? null : (JSON.parse(row.allowed_origins) as string[]),
     createdAt: num(row.created_at),
     lastUsedAt: num(row.last_used_at),
     revokedAt: num(row.revoked_at),

@@ -81,6 +81,7 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
         mode: 'live' as const,
         hash: 'a'.repeat(64),
         last4: 'abcd',
+        allowedOrigins: ['https://shop.example.com', 'https://example.org'],
         createdAt: 1,
         lastUsedAt: null,
         revokedAt: null,

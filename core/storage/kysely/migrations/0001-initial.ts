@@ -22,6 +22,7 @@ export const initial: Migration = {
       .addColumn('mode', 'varchar(8)', (c) => c.notNull())
       .addColumn('hash', 'char(64)', (c) => c.notNull().unique())
       .addColumn('last4', 'varchar(4)', (c) => c.notNull())
+      .addColumn('allowed_origins', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('last_used_at', 'bigint')
       .addColumn('revoked_at', 'bigint')
