@@ -18,6 +18,7 @@ import { MemoryConnectionCounter } from './limits/connection-counter.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import { MemoryRateLimiter } from './limits/rate-limiter.js';
 import { UsageLimits } from './limits/usage-limits.js';
+import { UsageService } from './usage/usage-service.js';
 import type { UrlBuilder } from './urls.js';
 import { createUrlBuilder } from './urls.js';
 
@@ -60,6 +61,7 @@ export interface AvatarService {
   readonly conversations: ConversationService;
   readonly sessions: SessionService;
   readonly limits: UsageLimits;
+  readonly usage: UsageService;
   readonly providers: ProviderRegistry;
   readonly speech: SpeechRegistry;
   readonly urls: UrlBuilder;
@@ -82,7 +84,8 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const providers = new ProviderRegistry(options.aiProviders, options.defaultAiProvider);
   const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider);
   const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
-  const conversations = new ConversationService({ store, blobs, clock, ids, avatars, personas, providers, speech });
+  const usage = new UsageService({ store, clock });
+  const conversations = new ConversationService({ store, blobs, clock, ids, avatars, personas, providers, speech, usage });
   const sessions = new SessionService({ conversations, secret: options.jwtSecret, clock });
   const limits = new UsageLimits({
     store,
@@ -101,6 +104,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     conversations,
     sessions,
     limits,
+    usage,
     providers,
     speech,
     urls: createUrlBuilder(options.publicUrl),

@@ -61,3 +61,5 @@ export type { RateLimiter, RateRule, RateDecision } from './limits/rate-limiter.
 export { MemoryConnectionCounter } from './limits/connection-counter.js';
 export type { ConnectionCounter, ConnectionLease } from './limits/connection-counter.js';
 export { UsageLimits } from './limits/usage-limits.js';
+export { UsageService } from './usage/usage-service.js';
+export type { UsageReport } from './usage/usage-service.js';

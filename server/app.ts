@@ -18,6 +18,7 @@ import { audioRoute, avatarAssetRoute } from './routes/file-routes.js';
 import { healthRoute } from './routes/health-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
 import { demoSessionRoute, sessionRoutes } from './routes/session-routes.js';
+import { usageRoutes } from './routes/usage-routes.js';
 
 export interface AppOptions {
   service: AvatarService;
@@ -41,6 +42,7 @@ export function createApp({ service, config, log = defaultLog }: AppOptions): Ko
     ...personaRoutes(),
     ...conversationRoutes(service),
     ...sessionRoutes(),
+    ...usageRoutes(),
     ...accountRoutes(),
     audioRoute(),
   ];

@@ -6,6 +6,7 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { ConversationRecord, MessageRecord, Owner, Store } from '../ports/store.js';
 import type { ProviderRegistry } from '../providers/provider-registry.js';
 import type { SpeechRegistry } from '../speech/speech-registry.js';
+import type { UsageService } from '../usage/usage-service.js';
 import type { ConversationEvent, ReplyEvent } from './reply-event.js';
 import { NotFoundError, ServiceError, ValidationError } from '../errors.js';
 import { Limits, checkText } from '../limits.js';
@@ -23,6 +24,7 @@ export interface ConversationServiceDeps {
   personas: PersonaCatalog;
   providers: ProviderRegistry;
   speech: SpeechRegistry;
+  usage: UsageService;
 }
 
 export interface CreateConversationInput {
@@ -177,7 +179,7 @@ export class ConversationService {
       await this.#stop(id);
       if (this.#running.has(id)) throw new ServiceError('conversation_busy', `Conversation ${id} is already replying`);
     }
-    const { store, clock, ids, avatars, personas, providers, speech, blobs } = this.#deps;
+    const { store, clock, ids, avatars, personas, providers, speech, blobs, usage } = this.#deps;
     const controller = new AbortController();
     const channel = new EventChannel<ReplyEvent>();
     let finished!: () => void;
@@ -222,6 +224,8 @@ export class ConversationService {
         blobs,
         clock,
         ids,
+        usage,
+        owner,
         signal: controller.signal,
         emit,
       }).finally(() => {

@@ -3,7 +3,8 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Persona } from '../personas/persona.js';
 import type { BlobStore } from '../ports/blob-store.js';
-import type { ConversationRecord, MessageRecord, Store } from '../ports/store.js';
+import type { ConversationRecord, MessageRecord, Owner, Store } from '../ports/store.js';
+import type { UsageService } from '../usage/usage-service.js';
 import type { ChatModel, TokenUsage } from '../providers/chat-model.js';
 import type { SpeechProvider } from '../speech/speech-provider.js';
 import type { ReplyEvent } from './reply-event.js';
@@ -24,6 +25,8 @@ export interface RunReplyContext {
   blobs: BlobStore;
   clock: Clock;
   ids: IdGenerator;
+  usage: UsageService;
+  owner: Owner;
   signal: AbortSignal;
   emit(event: ReplyEvent): void;
 }
@@ -34,7 +37,7 @@ export interface RunReplyContext {
  * every outcome is emitted. Interrupted replies keep what was said, marked `interrupted`.
  */
 export async function runReply(context: RunReplyContext): Promise<void> {
-  const { conversation, model, speech, store, blobs, clock, ids, signal, emit } = context;
+  const { conversation, model, speech, store, blobs, clock, ids, usage: meter, owner, signal, emit } = context;
   emit({ type: 'state', state: 'thinking' });
   const audioBase = speech ? ids.next('aud') : null;
   const pipeline =
@@ -102,6 +105,7 @@ export async function runReply(context: RunReplyContext): Promise<void> {
       await store.transaction(async (tx) => {
         await tx.messages.create(stored);
         await tx.conversations.addUsage(conversation.id, { aiTokens: stored.aiTokens, ttsCharacters: stored.ttsCharacters }, now);
+        await meter.record(owner, { aiTokens: stored.aiTokens, ttsCharacters: stored.ttsCharacters }, tx);
       });
     }
     if (failure) emit({ type: 'error', error: failure, ...(message && { message }) });

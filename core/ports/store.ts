@@ -118,11 +118,29 @@ export interface MessageRepository {
   deleteByConversation(conversationId: string): Promise<void>;
 }
 
+export interface UsageAmounts {
+  aiTokens: number;
+  ttsCharacters: number;
+}
+
+export interface DailyUsage extends UsageAmounts {
+  /** UTC date, YYYY-MM-DD. */
+  day: string;
+}
+
+export interface UsageRepository {
+  /** Adds to the owner's counters of `day` (atomic upsert). */
+  add(owner: Owner, day: string, amounts: UsageAmounts): Promise<void>;
+  /** Days from `from` to `to` inclusive that have usage, oldest first. */
+  list(owner: Owner, from: string, to: string): Promise<DailyUsage[]>;
+}
+
 export interface Store {
   readonly accounts: AccountRepository;
   readonly apiKeys: ApiKeyRepository;
   readonly conversations: ConversationRepository;
   readonly messages: MessageRepository;
+  readonly usage: UsageRepository;
   /** Runs `work` atomically: every write inside commits together or not at all. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /** Applies pending schema migrations; returns the names applied. */

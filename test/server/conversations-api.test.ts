@@ -71,6 +71,13 @@ describe('Conversations API', () => {
     assert.deepEqual(full.usage, reply.usage);
     assert.ok(full.updated_at);
 
+    const today = new Date().toISOString().slice(0, 10);
+    const metered = (await (await t.request(`/v1/usage?from=${today}&to=${today}`)).json()) as { total: { ai_tokens: number; tts_characters: number }; days: { date: string }[] };
+    assert.ok(metered.total.ai_tokens >= reply.usage.ai_tokens, 'the account is metered');
+    assert.ok(metered.total.tts_characters >= reply.usage.tts_characters);
+    assert.deepEqual(metered.days.map((d) => d.date), [today]);
+    assert.equal((await t.request('/v1/usage?from=yesterday')).status, 400);
+
     const ended = await t.request(`/v1/conversations/${conversation.id}/end`, { method: 'POST' });
     assert.equal(ended.status, 200);
     assert.equal(((await ended.json()) as { status: string }).status, 'ended');

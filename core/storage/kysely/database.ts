@@ -58,9 +58,19 @@ export interface MessagesTable {
   created_at: number;
 }
 
+export interface UsageDailyTable {
+  account_id: string;
+  mode: string;
+  /** UTC date, YYYY-MM-DD. */
+  day: string;
+  ai_tokens: number;
+  tts_characters: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   conversations: ConversationsTable;
   messages: MessagesTable;
+  usage_daily: UsageDailyTable;
 }

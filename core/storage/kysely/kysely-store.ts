@@ -6,6 +6,7 @@ import type {
   ConversationRepository,
   MessageRepository,
   Store,
+  UsageRepository,
 } from '../../ports/store.js';
 import type { Database } from './database.js';
 import { migrationProvider } from './migrations/index.js';
@@ -25,6 +26,7 @@ export class KyselyStore implements Store {
   readonly apiKeys: ApiKeyRepository;
   readonly conversations: ConversationRepository;
   readonly messages: MessageRepository;
+  readonly usage: UsageRepository;
   readonly #db: Kysely<Database>;
   readonly #inTransaction: boolean;
 
@@ -35,6 +37,7 @@ export class KyselyStore implements Store {
     this.apiKeys = apiKeyRepository(db);
     this.conversations = conversationRepository(db);
     this.messages = messageRepository(db);
+    this.usage = usageRepository(db);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
@@ -260,6 +263,35 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
     },
     async deleteByConversation(conversationId) {
       await db.deleteFrom('messages').where('conversation_id', '=', conversationId).execute();
+    },
+  };
+}
+
+function usageRepository(db: Kysely<Database>): UsageRepository {
+  return {
+    async add(owner, day, amounts) {
+      await db
+        .insertInto('usage_daily')
+        .values({ account_id: owner.accountId, mode: owner.mode, day, ai_tokens: amounts.aiTokens, tts_characters: amounts.ttsCharacters })
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'mode', 'day']).doUpdateSet((eb) => ({
+            ai_tokens: eb('usage_daily.ai_tokens', '+', eb.ref('excluded.ai_tokens')),
+            tts_characters: eb('usage_daily.tts_characters', '+', eb.ref('excluded.tts_characters')),
+          })),
+        )
+        .execute();
+    },
+    async list(owner, from, to) {
+      const rows = await db
+        .selectFrom('usage_daily')
+        .selectAll()
+        .where('account_id', '=', owner.accountId)
+        .where('mode', '=', owner.mode)
+        .where('day', '>=', from)
+        .where('day', '<=', to)
+        .orderBy('day')
+        .execute();
+      return rows.map((r) => ({ day: r.day, aiTokens: Number(r.ai_tokens), ttsCharacters: Number(r.tts_characters) }));
     },
   };
 }

@@ -164,6 +164,21 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       assert.ok(found.every((c) => c.status === 'active' && c.updatedAt < 60));
     });
 
+    it('meters usage per owner and day with atomic upserts', async () => {
+      const owner = { accountId: account.id, mode: 'test' as const };
+      await Promise.all([
+        store.usage.add(owner, '2026-01-02', { aiTokens: 10, ttsCharacters: 1 }),
+        store.usage.add(owner, '2026-01-02', { aiTokens: 5, ttsCharacters: 2 }),
+        store.usage.add(owner, '2026-01-01', { aiTokens: 1, ttsCharacters: 0 }),
+        store.usage.add({ ...owner, mode: 'live' }, '2026-01-02', { aiTokens: 100, ttsCharacters: 100 }),
+      ]);
+      assert.deepEqual(await store.usage.list(owner, '2026-01-01', '2026-01-31'), [
+        { day: '2026-01-01', aiTokens: 1, ttsCharacters: 0 },
+        { day: '2026-01-02', aiTokens: 15, ttsCharacters: 3 },
+      ]);
+      assert.deepEqual(await store.usage.list(owner, '2026-01-02', '2026-01-02'), [{ day: '2026-01-02', aiTokens: 15, ttsCharacters: 3 }]);
+    });
+
     it('rolls back every write of a failed transaction', async () => {
       const conversation = newConversation(account);
       await assert.rejects(
