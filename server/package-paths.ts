@@ -8,6 +8,7 @@ export interface PackagePaths {
   version: string;
   avatarAssets: string;
   demo: string;
+  /** Folder of the built widget bundle. */
   widgetBundle: string;
 }
 
@@ -24,6 +25,6 @@ export function packagePaths(): PackagePaths {
     version,
     avatarAssets: join(dir, 'assets', 'avatars'),
     demo: join(dir, 'demo'),
-    widgetBundle: join(dir, 'dist', 'widget', 'avatar-chat.js'),
+    widgetBundle: join(dir, 'dist', 'widget'),
   };
 }

@@ -23,7 +23,7 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
 }
 
-const BLOB_KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}\.[a-z0-9]{2,5}$/;
+const BLOB_KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}(\.[a-z0-9]{1,5}){1,2}$/;
 
 export function isValidBlobKey(key: string): boolean {
   return BLOB_KEY.test(key);

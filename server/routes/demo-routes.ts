@@ -1,12 +1,30 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { NotFoundError } from '../../core/index.js';
+import { FsBlobStore } from '../../core/index.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
+import { sendBlob } from '../http/send-blob.js';
 import type { PackagePaths } from '../package-paths.js';
 
-/** The demo page at `/`. It holds no key: it lists avatars through the public API. */
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  map: 'application/json; charset=utf-8',
+  png: 'image/png',
+  svg: 'image/svg+xml',
+  json: 'application/json; charset=utf-8',
+};
+
+const typeOf = (file: string) => TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+
+/**
+ * The demo page at `/` and its files under `/demo/`, and the widget bundle at
+ * `/widget/avatar-chat.js`. None of them holds a key: the demo gets a session token from
+ * `POST /demo/session`.
+ */
 export function demoRoutes(paths: PackagePaths): Route[] {
+  const demo = new FsBlobStore(paths.demo);
+  const widget = new FsBlobStore(paths.widgetBundle);
   return [
     defineRoute({
       method: 'get',
@@ -15,14 +33,48 @@ export function demoRoutes(paths: PackagePaths): Route[] {
       tag: 'demo',
       auth: 'none',
       async handle({ ctx }) {
-        const html = await readFile(join(paths.demo, 'index.html'), 'utf8').catch(() => undefined);
-        if (html === undefined) throw new NotFoundError('page', '/');
-        ctx.type = 'text/html; charset=utf-8';
-        ctx.set('Cache-Control', 'no-cache');
-        ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'");
-        ctx.body = html;
+        ctx.set('Content-Security-Policy', CSP);
+        await sendBlob(ctx, demo, 'index.html', { contentType: TYPES.html!, cacheControl: 'no-cache' });
+        return undefined;
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/demo/:file',
+      summary: 'Demo page files',
+      tag: 'demo',
+      auth: 'none',
+      async handle({ ctx }) {
+        const file = String(ctx.params.file);
+        await sendBlob(ctx, demo, file, { contentType: typeOf(file), cacheControl: 'no-cache' });
+        return undefined;
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/widget/:file',
+      summary: 'The <avatar-chat> bundle (ES module)',
+      tag: 'demo',
+      auth: 'none',
+      async handle({ ctx }) {
+        const file = String(ctx.params.file);
+        if (!/^avatar-chat\.js(\.map)?$/.test(file)) throw new NotFoundError('file', file);
+        ctx.set('Access-Control-Allow-Origin', '*');
+        // Revalidated on every load (ETag), so a redeploy reaches sites at once.
+        await sendBlob(ctx, widget, file, { contentType: typeOf(file), cacheControl: 'public, max-age=0, must-revalidate' });
         return undefined;
       },
     }),
   ];
 }
+
+/** The demo loads only its own scripts; it talks to this server (REST, socket.io) and nothing else. */
+const CSP = [
+  "default-src 'self'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob: data:",
+  "connect-src 'self' ws: wss:",
+  "style-src 'self' 'unsafe-inline'",
+  "script-src 'self' 'unsafe-inline'",
+  "worker-src 'self' blob:",
+].join('; ');
