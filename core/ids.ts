@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 
@@ -27,16 +27,26 @@ export interface IdGeneratorOptions {
  */
 export function createIdGenerator(clock: Clock = systemClock, options: IdGeneratorOptions = {}): IdGenerator {
   const uuidFor = new Set(options.uuidFor ?? []);
+  // Random bytes are drawn from a pool refilled 4 KiB at a time: one `randomBytes` call per id
+  // costs a system call, which showed up as a fifth of a minimal request's time.
+  const pool = Buffer.allocUnsafe(4096);
+  let offset = pool.length;
   return {
     next(prefix) {
       if (uuidFor.has(prefix)) return uuidV7(clock.now());
       let time = clock.now();
-      let head = '';
+      let id = '';
       for (let i = 0; i < 10; i++) {
-        head = CROCKFORD[time % 32] + head;
+        id = CROCKFORD[time % 32] + id;
         time = Math.floor(time / 32);
       }
-      return `${prefix}_${head}${randomString(16, CROCKFORD)}`;
+      if (offset + 16 > pool.length) {
+        randomFillSync(pool);
+        offset = 0;
+      }
+      // 256 is a multiple of 32, so the low 5 bits of a uniform byte are uniform.
+      for (let i = 0; i < 16; i++) id += CROCKFORD[pool[offset++]! & 31];
+      return `${prefix}_${id}`;
     },
   };
 }

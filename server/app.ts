@@ -52,11 +52,11 @@ export function createApp({ service, config, log = defaultLog }: AppOptions): Ko
     ...demoRoutes(paths),
     ...(config.devBootstrap ? [demoSessionRoute()] : []),
   ];
-  const documented = [
-    ...v1.map((route) => ({ prefix: '/v1', route })),
-    ...root.filter((r) => r.tag !== 'demo').map((route) => ({ prefix: '', route })),
-  ];
-  const openapi = buildOpenApi(documented, { version: paths.version, serverUrl: `${config.publicUrl}/v1` });
+  const mounted = () => [...v1.map((route) => ({ prefix: '/v1', route })), ...root.map((route) => ({ prefix: '', route }))];
+  const openapi = buildOpenApi(mounted().filter(({ route }) => route.tag !== 'demo'), {
+    version: paths.version,
+    serverUrl: `${config.publicUrl}/v1`,
+  });
   v1.push(
     defineRoute({
       method: 'get',
@@ -80,9 +80,7 @@ export function createApp({ service, config, log = defaultLog }: AppOptions): Ko
   });
   app.use(errorHandler({ serializer, ids: service.ids, log }));
   app.use(cors());
-  const options = { service, config, serializer };
-  app.use(mountRoutes(v1, { ...options, prefix: '/v1' }).routes());
-  app.use(mountRoutes(root, options).routes());
+  app.use(mountRoutes(mounted(), { service, config, serializer }).routes());
   return app;
 }
 

@@ -13,7 +13,12 @@ export interface MountOptions {
   service: AvatarService;
   config: ServerConfig;
   serializer: Serializer;
-  prefix?: string;
+}
+
+/** A route and the path prefix it is mounted under (`/v1` or the root). */
+export interface MountedRoute {
+  prefix: string;
+  route: Route;
 }
 
 /**
@@ -21,8 +26,9 @@ export interface MountOptions {
  * on routes that take a body, schema validation of params / query / body, then the handler,
  * whose result goes through the serializer.
  */
-export function mountRoutes(routes: readonly Route[], { service, config, serializer, prefix }: MountOptions): Router {
-  const router = new Router(prefix ? { prefix } : {});
+export function mountRoutes(routes: readonly MountedRoute[], { service, config, serializer }: MountOptions): Router {
+  // One router for every prefix: a request is matched once.
+  const router = new Router();
   const parseJson = koaBody({
     json: true,
     jsonStrict: true,
@@ -31,7 +37,7 @@ export function mountRoutes(routes: readonly Route[], { service, config, seriali
     text: false,
     jsonLimit: config.bodyLimitBytes,
   });
-  for (const route of routes) {
+  for (const { prefix, route } of routes) {
     const middleware: Middleware[] = [
       // Credentials and limits first: an unknown caller never gets its body read.
       async (ctx: Context, next: Next) => {
@@ -52,7 +58,7 @@ export function mountRoutes(routes: readonly Route[], { service, config, seriali
       ctx.status = route.status ?? 200;
       ctx.body = serializer.success(result, ctx.state.requestId as string);
     });
-    router[route.method](route.path, ...middleware);
+    router[route.method](prefix + (route.path === '/' && prefix ? '' : route.path), ...middleware);
   }
   return router;
 }
