@@ -204,7 +204,7 @@ export class ConversationService {
         await tx.messages.create(userMessage);
         await tx.conversations.update(id, { updatedAt: now });
       });
-      const history = await store.messages.listByConversation(id);
+      const history = await store.messages.listRecent(id, Limits.historyMessages);
       const onAbort = () => controller.abort(options.signal?.reason);
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener('abort', onAbort, { once: true });

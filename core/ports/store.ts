@@ -115,6 +115,8 @@ export interface ConversationRepository {
 export interface MessageRepository {
   create(message: MessageRecord): Promise<void>;
   listByConversation(conversationId: string): Promise<MessageRecord[]>;
+  /** The last `limit` messages, oldest first (what a reply's context needs). */
+  listRecent(conversationId: string, limit: number): Promise<MessageRecord[]>;
   deleteByConversation(conversationId: string): Promise<void>;
 }
 

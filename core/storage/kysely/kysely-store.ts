@@ -238,6 +238,16 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
     db.selectFrom('messages').selectAll().where('conversation_id', '=', P1).orderBy('created_at').orderBy('id'),
     [P1],
   );
+  const recentOfConversation = precompile(
+    db
+      .selectFrom('messages')
+      .selectAll()
+      .where('conversation_id', '=', P1)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(P2 as unknown as number),
+    [P1, P2],
+  );
   return {
     async create(m) {
       await db
@@ -260,6 +270,10 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
     async listByConversation(conversationId) {
       const { rows } = await ofConversation.execute(db as Kysely<never>, [conversationId]);
       return rows.map(toMessage);
+    },
+    async listRecent(conversationId, limit) {
+      const { rows } = await recentOfConversation.execute(db as Kysely<never>, [conversationId, limit]);
+      return rows.map(toMessage).reverse();
     },
     async deleteByConversation(conversationId) {
       await db.deleteFrom('messages').where('conversation_id', '=', conversationId).execute();

@@ -142,6 +142,8 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       await store.messages.create(second);
       await store.messages.create(first);
       assert.deepEqual(await store.messages.listByConversation(conversation.id), [first, second]);
+      assert.deepEqual(await store.messages.listRecent(conversation.id, 1), [second]);
+      assert.deepEqual(await store.messages.listRecent(conversation.id, 5), [first, second]);
       await store.messages.deleteByConversation(conversation.id);
       await store.conversations.delete(conversation.id);
       assert.deepEqual(await store.messages.listByConversation(conversation.id), []);
