@@ -42,6 +42,11 @@ export interface SpeechResult {
   characters: number;
   /** The engine voice the request resolved to, so the mapping is visible. */
   engineVoice: string;
+  /**
+   * The id of the engine that produced the audio. Vendor adapters set it to their own id; a
+   * fallback chain reports the member that answered, so a caller can tell when it fell back.
+   */
+  provider?: string;
   visemes?: VisemeCue[];
 }
 
