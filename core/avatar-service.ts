@@ -19,6 +19,8 @@ import type { RateLimiter } from './limits/rate-limiter.js';
 import { MemoryRateLimiter } from './limits/rate-limiter.js';
 import { UsageLimits } from './limits/usage-limits.js';
 import { UsageService } from './usage/usage-service.js';
+import { ChatCompletionService } from './providers/chat-completion-service.js';
+import { TtsService } from './speech/tts-service.js';
 import type { UrlBuilder } from './urls.js';
 import { createUrlBuilder } from './urls.js';
 
@@ -34,6 +36,10 @@ export interface AvatarServiceOptions {
   speechProviders: readonly SpeechProvider[];
   defaultAiProvider?: string;
   defaultTtsProvider?: string;
+  /** AI provider ids tried in order when the chosen one fails before answering. */
+  aiFallback?: readonly string[];
+  /** Speech engine ids tried in order when the chosen one fails. */
+  ttsFallback?: readonly string[];
   /** An active conversation with no activity for this long ends with reason `timeout`. */
   conversationIdleTimeoutMs?: number;
   /** Request counting; in-memory by default (one process), Redis-backed for several. */
@@ -64,6 +70,10 @@ export interface AvatarService {
   readonly usage: UsageService;
   readonly providers: ProviderRegistry;
   readonly speech: SpeechRegistry;
+  /** Raw chat completions outside conversations. */
+  readonly chat: ChatCompletionService;
+  /** Text-to-speech outside conversations. */
+  readonly tts: TtsService;
   readonly urls: UrlBuilder;
   readonly store: Store;
   readonly blobs: BlobStore;
@@ -81,8 +91,8 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const { store, blobs } = options;
   const avatars = new AvatarCatalog();
   const personas = new PersonaCatalog();
-  const providers = new ProviderRegistry(options.aiProviders, options.defaultAiProvider);
-  const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider);
+  const providers = new ProviderRegistry(options.aiProviders, options.defaultAiProvider, options.aiFallback);
+  const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider, options.ttsFallback);
   const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
   const usage = new UsageService({ store, clock });
   const conversations = new ConversationService({ store, blobs, clock, ids, avatars, personas, providers, speech, usage });
@@ -107,6 +117,8 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     usage,
     providers,
     speech,
+    chat: new ChatCompletionService({ providers, usage, ids }),
+    tts: new TtsService({ speech, blobs, ids, usage }),
     urls: createUrlBuilder(options.publicUrl),
     store,
     blobs,

@@ -3,7 +3,7 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 
 /** Identifier prefixes of DESIGN.md §3. */
-export type IdPrefix = 'acct' | 'key' | 'conv' | 'msg' | 'wh' | 'evt' | 'dlv' | 'req' | 'sess' | 'aud';
+export type IdPrefix = 'acct' | 'key' | 'conv' | 'msg' | 'wh' | 'evt' | 'dlv' | 'req' | 'sess' | 'aud' | 'chat';
 
 /** Makes identifiers `<prefix>_<random>`; injected so tests can make them predictable. */
 export interface IdGenerator {

@@ -44,12 +44,34 @@ export type { ReplyEvent, AvatarState, ConversationEvent } from './conversations
 export type * from './providers/chat-model.js';
 export { generateText } from './providers/chat-model.js';
 export { ProviderRegistry } from './providers/provider-registry.js';
+export { ChatCompletionService } from './providers/chat-completion-service.js';
+export type { ChatCompletion, ChatCompletionInput, ChatCompletionStream } from './providers/chat-completion-service.js';
 export { createLocalProvider } from './providers/local/index.js';
+export { createOpenAIProvider, OPENAI_MODELS } from './providers/openai/index.js';
+export { createAnthropicProvider, ANTHROPIC_MODELS } from './providers/anthropic/index.js';
+export { createGoogleProvider, GOOGLE_MODELS } from './providers/google/index.js';
+export { createOllamaProvider, OLLAMA_MODELS } from './providers/ollama/index.js';
+export { createOpenAICompatibleProvider } from './providers/openai-compatible/index.js';
+export type { OpenAICompatibleProviderSettings } from './providers/openai-compatible/index.js';
+export type { VendorProviderSettings } from './http/vendor-provider-settings.js';
+export type { VendorHttpSettings, FetchFunction } from './http/http-settings.js';
+export { FallbackChatModel, createFallbackChatModel } from './providers/fallback-chat-model.js';
+export type { FallbackChatModelSettings, FallbackEvent } from './providers/fallback-chat-model.js';
 
 export type * from './speech/speech-provider.js';
 export { SpeechRegistry, BROWSER_SPEECH } from './speech/speech-registry.js';
+export { TtsService, TTS_TEXT_MAX_CHARS, DEFAULT_TTS_VOICE } from './speech/tts-service.js';
+export type { Synthesis, SynthesizeInput, CatalogVoice } from './speech/tts-service.js';
 export { SentenceSplitter, splitSentences } from './speech/sentence-splitter.js';
 export { createLocalSpeechProvider } from './speech/local/index.js';
+export { createGoogleSpeechProvider, googleVoiceMap } from './speech/google/index.js';
+export type { GoogleSpeechSettings } from './speech/google/index.js';
+export { createElevenLabsSpeechProvider, elevenLabsVoiceMap } from './speech/elevenlabs/index.js';
+export type { ElevenLabsSpeechSettings } from './speech/elevenlabs/index.js';
+export { createOpenAISpeechProvider, openAIVoiceMap } from './speech/openai/index.js';
+export type { OpenAISpeechSettings } from './speech/openai/index.js';
+export { createFallbackSpeechProvider } from './speech/fallback-speech-provider.js';
+export type { FallbackSpeechSettings } from './speech/fallback-speech-provider.js';
 
 export type * from './protocol/realtime-protocol.js';
 export { SessionService, SESSION_TTL_DEFAULT_S, SESSION_TTL_MAX_S } from './sessions/session-service.js';

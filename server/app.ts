@@ -11,6 +11,8 @@ import { createSerializer } from './http/serializer.js';
 import { buildOpenApi } from './openapi.js';
 import { packagePaths } from './package-paths.js';
 import { accountRoutes } from './routes/account-routes.js';
+import { aiRoutes } from './routes/ai-routes.js';
+import { ttsRoutes } from './routes/tts-routes.js';
 import { avatarRoutes } from './routes/avatar-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
 import { demoRoutes } from './routes/demo-routes.js';
@@ -43,6 +45,8 @@ export function createApp({ service, config, log = defaultLog }: AppOptions): Ko
     ...conversationRoutes(service),
     ...sessionRoutes(),
     ...usageRoutes(),
+    ...aiRoutes(service),
+    ...ttsRoutes(service),
     ...accountRoutes(),
     audioRoute(),
   ];

@@ -25,6 +25,14 @@ export interface VendorConfig {
   elevenlabsBaseUrl?: string;
 }
 
+/** An OpenAI-compatible server registered under the operator's name (Groq, vLLM, LM Studio…). */
+export interface CustomAiProviderConfig {
+  id: string;
+  baseUrl: string;
+  apiKey?: string;
+  model?: string;
+}
+
 export interface ServerConfig {
   port: number;
   host: string;
@@ -40,6 +48,11 @@ export interface ServerConfig {
   conversationIdleTimeoutMs: number;
   defaultAiProvider: string | undefined;
   defaultTtsProvider: string | undefined;
+  /** AI providers tried in order when the chosen one fails before answering. */
+  aiFallback: readonly string[];
+  /** Speech engines tried in order when the chosen one fails. */
+  ttsFallback: readonly string[];
+  customAiProviders: readonly CustomAiProviderConfig[];
   /** Largest JSON body accepted, in bytes. */
   bodyLimitBytes: number;
   vendors: VendorConfig;
@@ -78,6 +91,9 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     conversationIdleTimeoutMs: duration(env, 'CONVERSATION_IDLE_TIMEOUT', 30 * 60_000),
     defaultAiProvider: env.DEFAULT_AI_PROVIDER || undefined,
     defaultTtsProvider: env.DEFAULT_TTS_PROVIDER || undefined,
+    aiFallback: list(env, 'AI_FALLBACK'),
+    ttsFallback: list(env, 'TTS_FALLBACK'),
+    customAiProviders: customProviders(env),
     bodyLimitBytes: 1024 * 1024,
     vendors: Object.freeze({
       openaiApiKey: env.OPENAI_API_KEY || undefined,
@@ -121,6 +137,47 @@ function url(env: Env, name: string): string | undefined {
     throw new ConfigError(name, `must be an absolute URL, got '${raw}'`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+function list(env: Env, name: string): readonly string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  const items = raw.split(',').map((item) => item.trim());
+  if (items.some((item) => !/^[a-z][a-z0-9_-]*$/.test(item))) {
+    throw new ConfigError(name, `must be a comma-separated list of provider ids such as openai,local, got '${raw}'`);
+  }
+  return Object.freeze(items);
+}
+
+/**
+ * `CUSTOM_AI_PROVIDERS=groq=https://api.groq.com/openai/v1,lmstudio=http://127.0.0.1:1234/v1`;
+ * each name's key and default model come from `<NAME>_API_KEY` and `<NAME>_MODEL`.
+ */
+function customProviders(env: Env): readonly CustomAiProviderConfig[] {
+  const raw = env.CUSTOM_AI_PROVIDERS;
+  if (raw === undefined || raw.trim() === '') return [];
+  return Object.freeze(
+    raw.split(',').map((entry) => {
+      const match = /^\s*([a-z][a-z0-9_-]*)=(\S+)\s*$/.exec(entry);
+      if (!match) throw new ConfigError('CUSTOM_AI_PROVIDERS', `each entry must be name=baseUrl (e.g. groq=https://api.groq.com/openai/v1), got '${entry}'`);
+      const [, id, baseUrl] = match as unknown as [string, string, string];
+      if (['local', 'openai', 'anthropic', 'google', 'ollama'].includes(id)) {
+        throw new ConfigError('CUSTOM_AI_PROVIDERS', `'${id}' is a built-in provider; pick another name`);
+      }
+      try {
+        new URL(baseUrl);
+      } catch {
+        throw new ConfigError('CUSTOM_AI_PROVIDERS', `the URL of '${id}' must be absolute, got '${baseUrl}'`);
+      }
+      const prefix = id.toUpperCase().replace(/-/g, '_');
+      return Object.freeze({
+        id,
+        baseUrl: baseUrl.replace(/\/+$/, ''),
+        ...(env[`${prefix}_API_KEY`] && { apiKey: env[`${prefix}_API_KEY`] }),
+        ...(env[`${prefix}_MODEL`] && { model: env[`${prefix}_MODEL`] }),
+      });
+    }),
+  );
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { AIProvider, AvatarService, SpeechProvider, Store } from '../core/index.js';
+import type { AIProvider, AvatarService, AvatarServiceOptions, SpeechProvider, Store } from '../core/index.js';
 import {
   FsBlobStore,
   createAvatarService,
@@ -8,6 +8,14 @@ import {
   createLocalProvider,
   createLocalSpeechProvider,
   createSqliteStore,
+  createOpenAIProvider,
+  createAnthropicProvider,
+  createGoogleProvider,
+  createOllamaProvider,
+  createOpenAICompatibleProvider,
+  createGoogleSpeechProvider,
+  createElevenLabsSpeechProvider,
+  createOpenAISpeechProvider,
 } from '../core/index.js';
 import type { ServerConfig } from './config.js';
 import { ConfigError } from './config.js';
@@ -23,35 +31,90 @@ export async function openStore(config: ServerConfig): Promise<Store> {
   throw new ConfigError('DATABASE_URL', 'this version stores data in SQLite only; use sqlite://<file> or leave it unset');
 }
 
-/** AI providers from configuration: the offline engine always, vendors when configured. */
-export function aiProvidersFor(_config: ServerConfig): AIProvider[] {
-  return [createLocalProvider()];
+const defined = <T extends object>(settings: T) =>
+  Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+
+/**
+ * AI providers: the offline engine and every vendor, configured or not (`/v1/models` lists them
+ * all and says which are configured), plus the operator's OpenAI-compatible servers.
+ */
+export function aiProvidersFor(config: ServerConfig): AIProvider[] {
+  const v = config.vendors;
+  return [
+    createLocalProvider(),
+    createOpenAIProvider(defined({ apiKey: v.openaiApiKey, baseUrl: v.openaiBaseUrl })),
+    createAnthropicProvider(defined({ apiKey: v.anthropicApiKey, baseUrl: v.anthropicBaseUrl })),
+    createGoogleProvider(defined({ apiKey: v.googleApiKey, baseUrl: v.googleBaseUrl })),
+    createOllamaProvider(defined({ baseUrl: v.ollamaUrl })),
+    ...config.customAiProviders.map((custom) =>
+      createOpenAICompatibleProvider(defined({ id: custom.id, baseUrl: custom.baseUrl, apiKey: custom.apiKey, defaultModel: custom.model })),
+    ),
+  ];
 }
 
-export function speechProvidersFor(_config: ServerConfig): SpeechProvider[] {
-  return [createLocalSpeechProvider()];
+/** Speech engines: the offline engine and every vendor (available once its key is set). */
+export function speechProvidersFor(config: ServerConfig): SpeechProvider[] {
+  const v = config.vendors;
+  return [
+    createLocalSpeechProvider(),
+    createGoogleSpeechProvider(defined({ apiKey: v.googleApiKey, baseUrl: v.googleTtsBaseUrl })),
+    createElevenLabsSpeechProvider(defined({ apiKey: v.elevenlabsApiKey, baseUrl: v.elevenlabsBaseUrl })),
+    createOpenAISpeechProvider(defined({ apiKey: v.openaiApiKey, baseUrl: v.openaiBaseUrl })),
+  ];
+}
+
+/** DESIGN.md §2: the default is the first configured vendor, else `local`. */
+function defaultSpeechId(config: ServerConfig): string {
+  const v = config.vendors;
+  if (config.defaultTtsProvider) return config.defaultTtsProvider;
+  if (v.googleApiKey) return 'google';
+  if (v.elevenlabsApiKey) return 'elevenlabs';
+  if (v.openaiApiKey) return 'openai';
+  return 'local';
+}
+
+/** The providers part of the core's options, from configuration, checked. */
+export function providerOptionsFor(
+  config: ServerConfig,
+): Pick<AvatarServiceOptions, 'aiProviders' | 'speechProviders' | 'defaultAiProvider' | 'defaultTtsProvider' | 'aiFallback' | 'ttsFallback'> {
+  const aiProviders = aiProvidersFor(config);
+  const speechProviders = speechProvidersFor(config);
+  const aiIds = aiProviders.map((p) => p.id);
+  const speechIds = speechProviders.map((p) => p.id);
+  for (const [variable, ids, known] of [
+    ['DEFAULT_AI_PROVIDER', [config.defaultAiProvider], aiIds],
+    ['DEFAULT_TTS_PROVIDER', [config.defaultTtsProvider], [...speechIds, 'browser']],
+    ['AI_FALLBACK', config.aiFallback, aiIds],
+    ['TTS_FALLBACK', config.ttsFallback, speechIds],
+  ] as const) {
+    for (const id of ids) {
+      if (id !== undefined && !known.includes(id)) throw new ConfigError(variable, `'${id}' is not one of ${known.join(', ')}`);
+    }
+  }
+  const defaultAi = config.defaultAiProvider && aiProviders.find((p) => p.id === config.defaultAiProvider);
+  if (defaultAi && !defaultAi.configured) {
+    throw new ConfigError('DEFAULT_AI_PROVIDER', `'${defaultAi.id}' is not configured: set its API key or URL`);
+  }
+  return {
+    aiProviders,
+    speechProviders,
+    ...(config.defaultAiProvider && { defaultAiProvider: config.defaultAiProvider }),
+    defaultTtsProvider: defaultSpeechId(config),
+    aiFallback: config.aiFallback,
+    ttsFallback: config.ttsFallback,
+  };
 }
 
 /** The composition root: turns configuration into a running core. */
 export async function createServiceFromConfig(config: ServerConfig): Promise<AvatarService> {
-  const aiProviders = aiProvidersFor(config);
-  const speechProviders = speechProvidersFor(config);
-  for (const [variable, id, known] of [
-    ['DEFAULT_AI_PROVIDER', config.defaultAiProvider, aiProviders.map((p) => p.id)],
-    ['DEFAULT_TTS_PROVIDER', config.defaultTtsProvider, [...speechProviders.map((p) => p.id), 'browser']],
-  ] as const) {
-    if (id !== undefined && !known.includes(id)) throw new ConfigError(variable, `must be one of ${known.join(', ')}`);
-  }
+  const providers = providerOptionsFor(config);
   const store = await openStore(config);
   return createAvatarService({
     store,
     blobs: new FsBlobStore(join(config.dataDir, 'audio')),
     publicUrl: config.publicUrl,
     jwtSecret: config.jwtSecret,
-    aiProviders,
-    speechProviders,
-    ...(config.defaultAiProvider && { defaultAiProvider: config.defaultAiProvider }),
-    ...(config.defaultTtsProvider && { defaultTtsProvider: config.defaultTtsProvider }),
+    ...providers,
     conversationIdleTimeoutMs: config.conversationIdleTimeoutMs,
     ids: idsFor(config),
   });

@@ -78,6 +78,7 @@ export class ConversationService {
     }
     if (input.systemPrompt !== undefined) checkText('system_prompt', input.systemPrompt, Limits.systemPromptMaxChars, true);
     const aiProvider = input.aiProvider ?? providers.defaultId;
+    providers.requireConfigured(aiProvider);
     const model = providers.chatModel(aiProvider, input.aiModel);
     const ttsProvider = input.ttsProvider ?? speech.defaultId;
     speech.resolve(ttsProvider);
@@ -218,8 +219,8 @@ export class ConversationService {
         avatar: avatars.get(conversation.avatarId),
         persona: conversation.personaId ? personas.find(conversation.personaId) : undefined,
         history,
-        model: providers.chatModel(conversation.aiProvider, conversation.aiModel),
-        speech: speech.resolve(conversation.ttsProvider),
+        model: providers.chatModelWithFallback(conversation.aiProvider, conversation.aiModel),
+        speech: speech.withFallback(conversation.ttsProvider),
         store,
         blobs,
         clock,

@@ -61,8 +61,17 @@ export class SpeechPipeline {
       return { audioKey: null, audioError: this.#error, characters: this.#characters };
     }
     if (this.#error !== null) return { audioKey: null, audioError: this.#error, characters: this.#characters };
+    let whole: Uint8Array;
+    try {
+      whole = concatMp3(this.#clips);
+    } catch (error) {
+      // A fallback engine took over mid-reply with another MP3 format; the clips were heard, but
+      // they cannot be joined into one file.
+      const reason = error instanceof Error ? error.message : String(error);
+      return { audioKey: null, audioError: `the reply's sentences could not be joined into one file: ${reason}`, characters: this.#characters };
+    }
     const audioKey = `${keyBase}.mp3`;
-    await blobs.put(audioKey, concatMp3(this.#clips));
+    await blobs.put(audioKey, whole);
     return { audioKey, audioError: null, characters: this.#characters };
   }
 

@@ -1,3 +1,5 @@
+import { ValidationError } from '../errors.js';
+
 /**
  * The injectable pieces of every vendor HTTP call: the `fetch` function, the sleep used between
  * retries, the timer used for timeouts, the clock and the jitter source. Tests replace them to run
@@ -35,6 +37,7 @@ export interface VendorHttpSettings {
   timeouts?: Partial<HttpTimeouts>;
   /** Retries after the first attempt for retryable failures; default 2 (3 attempts in all). */
   maxRetries?: number;
+  backoff?: Partial<BackoffPolicy>;
 }
 
 /** {@link VendorHttpSettings} with every default applied; frozen per provider instance. */
@@ -92,14 +95,32 @@ export const realSleep: Sleep = (ms, signal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
-/** Applies the defaults; validates numbers once, when the provider is built, not per request. */
-export function resolveHttpSettings(settings: VendorHttpSettings = {}): ResolvedHttpSettings {
-  const timeouts = { ...defaultTimeouts, ...settings.timeouts };
+/**
+ * Applies the defaults; validates numbers once, when the provider is built, not per request.
+ * `vendorTimeouts` lets an adapter change the defaults where its vendor needs it (Ollama sends no
+ * headers until a cold model has loaded); the operator's `settings.timeouts` still win.
+ */
+export function resolveHttpSettings(
+  settings: VendorHttpSettings = {},
+  vendorTimeouts: Partial<HttpTimeouts> = {},
+): ResolvedHttpSettings {
+  const timeouts = { ...defaultTimeouts, ...definedOnly(vendorTimeouts), ...definedOnly(settings.timeouts) };
   for (const [name, value] of Object.entries(timeouts)) {
-    if (!Number.isFinite(value) || value <= 0) throw new RangeError(`timeouts.${name} must be a positive number`);
+    if (!Number.isFinite(value) || value <= 0) {
+      throw new ValidationError(`timeouts.${name}`, `timeouts.${name} must be a positive number of milliseconds`);
+    }
+  }
+  const backoff = { ...defaultBackoff, ...definedOnly(settings.backoff) };
+  for (const [name, value] of Object.entries(backoff)) {
+    if (!Number.isFinite(value) || value < 0) {
+      throw new ValidationError(`backoff.${name}`, `backoff.${name} must be a number of milliseconds, 0 or more`);
+    }
   }
   const maxRetries = settings.maxRetries ?? defaultMaxRetries;
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError('maxRetries must be an integer ≥ 0');
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+    throw new ValidationError('maxRetries', 'maxRetries must be an integer, 0 or more');
+  }
+  // Looked up per call, not captured: a host that swaps `globalThis.fetch` (a proxy agent) is honoured.
   const globalFetch: FetchFunction = (url, init) => fetch(url, init);
   return Object.freeze({
     fetch: settings.fetch ?? globalFetch,
@@ -109,6 +130,12 @@ export function resolveHttpSettings(settings: VendorHttpSettings = {}): Resolved
     random: settings.random ?? Math.random,
     timeouts: Object.freeze(timeouts),
     maxRetries,
-    backoff: defaultBackoff,
+    backoff: Object.freeze(backoff),
   });
+}
+
+/** `{ connectMs: undefined }` must mean "default", not "undefined overrides the default". */
+function definedOnly<T extends object>(values: T | undefined): Partial<T> {
+  if (!values) return {};
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -1,3 +1,4 @@
+import { ProviderError } from '../errors.js';
 import type { ResolvedHttpSettings } from './http-settings.js';
 import { abortError, readBody, readBodyText } from './read-body.js';
 import type { VendorErrorParser } from './vendor-errors.js';
@@ -65,7 +66,7 @@ export async function openVendorStream(options: OpenVendorStreamOptions): Promis
     try {
       text = await readBodyText(response.body, readOptions);
     } catch (error) {
-      if (signal.aborted && !(error instanceof Error && error.name === 'ProviderError')) throw abortError();
+      if (signal.aborted && !(error instanceof ProviderError)) throw abortError();
       // The status alone still says what happened; a body that failed to arrive is not worth more.
     }
     throw providerErrorFromResponse({

@@ -4,8 +4,12 @@
  * or a client passes through here first.
  */
 
-/** Shapes of well-known vendor keys, masked or not: OpenAI/Anthropic `sk-…`, Google `AIza…`. */
-const keyShapes: readonly RegExp[] = [/\bsk-[A-Za-z0-9_*.\-]{6,}/g, /\bAIza[A-Za-z0-9_\-*]{10,}/g];
+/**
+ * Shapes of well-known vendor keys, masked or not: OpenAI/Anthropic `sk-…` (`sk-proj-****1234`,
+ * `sk-...abcd`), Google `AIza…`. A dot belongs to the key only when more key follows, so the full
+ * stop ending a vendor's sentence survives.
+ */
+const keyShapes: readonly RegExp[] = [/\bsk-(?:[A-Za-z0-9_*-]|\.(?=[A-Za-z0-9_*.-])){6,}/g, /\bAIza[A-Za-z0-9_*-]{10,}/g];
 
 /** Replaces each secret (exact text) and anything shaped like a vendor key with `[redacted]`. */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {

@@ -15,7 +15,10 @@ export interface RetryingChatStreamOptions {
    * when the consumer stops iterating, so the attempt can release its connection.
    */
   attempt(controller: AbortController): AsyncIterable<ChatStreamPart>;
-  /** Usage to report when the caller aborts: usually an estimate from the text streamed so far. */
+  /**
+   * Usage to report when the caller aborts after a request went out: vendors send no usage for a
+   * cut-short stream, so this is usually an estimate from the request and the text streamed so far.
+   */
   usageOnAbort(streamedText: string): TokenUsage;
 }
 
@@ -33,9 +36,15 @@ export async function* retryingChatStream(options: RetryingChatStreamOptions): A
   const { http, signal, provider } = options;
   let streamed = '';
   let emitted = false;
+  const aborted = (requestsSent: number): ChatStreamPart => ({
+    type: 'finish',
+    finishReason: 'aborted',
+    // Aborted before the first request went out: nothing reached the vendor, nothing to count.
+    usage: requestsSent === 0 ? { inputTokens: 0, outputTokens: 0 } : options.usageOnAbort(streamed),
+  });
   for (let attempt = 0; ; attempt++) {
     if (signal?.aborted) {
-      yield { type: 'finish', finishReason: 'aborted', usage: options.usageOnAbort(streamed) };
+      yield aborted(attempt);
       return;
     }
     const controller = new AbortController();
@@ -71,7 +80,7 @@ export async function* retryingChatStream(options: RetryingChatStreamOptions): A
       controller.abort();
     }
     if (signal?.aborted) {
-      yield { type: 'finish', finishReason: 'aborted', usage: options.usageOnAbort(streamed) };
+      yield aborted(attempt + 1);
       return;
     }
     const error = asProviderError(provider, failure);
@@ -80,7 +89,11 @@ export async function* retryingChatStream(options: RetryingChatStreamOptions): A
       yield { type: 'error', error };
       return;
     }
-    await http.sleep(delay, signal);
+    try {
+      await http.sleep(delay, signal);
+    } catch {
+      // An injected sleep may reject on abort instead of resolving early; the loop head reports it.
+    }
   }
 }
 

@@ -48,9 +48,12 @@ export class SseDecoder {
       if (input.startsWith('\n')) input = input.slice(1);
       this.#skipLeadingLf = false;
     }
+    // The buffer holds only an unfinished line (no CR / LF), so scanning resumes where it ended:
+    // a long line arriving in many small chunks costs linear, not quadratic, time.
+    let i = this.#buffer.length;
     this.#buffer += input;
     let start = 0;
-    for (let i = 0; i < this.#buffer.length; i++) {
+    for (; i < this.#buffer.length; i++) {
       const ch = this.#buffer.charCodeAt(i);
       if (ch !== 10 && ch !== 13) continue;
       const line = this.#buffer.slice(start, i);

@@ -9,6 +9,11 @@ export interface VendorErrorDetail {
   message?: string;
   /** A wait the body asks for (Gemini's `RetryInfo.retryDelay`), used when no header says one. */
   retryAfterMs?: number;
+  /**
+   * Overrides the status-based rule when the body knows better: OpenAI answers an exhausted
+   * billing quota with 429 `insufficient_quota`, which no amount of waiting fixes.
+   */
+  isRetryable?: boolean;
 }
 
 /** Reads a vendor's error body (JSON usually); `undefined` when it is not in the vendor's shape. */
@@ -20,6 +25,13 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 const maxMessageChars = 500;
+
+/** What an operator should check for the statuses that are almost always configuration mistakes. */
+const statusHints: Readonly<Record<number, string>> = Object.freeze({
+  401: 'the vendor rejected the API key',
+  403: 'the API key lacks access to this model or endpoint',
+  404: 'check the model id and the base URL',
+});
 
 function clip(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -51,12 +63,14 @@ export function providerErrorFromResponse(input: ResponseErrorInput): ProviderEr
   if (detail?.type) parts.push(` ${detail.type}`);
   const message = detail?.message ?? (input.body.trim() ? input.body : undefined);
   if (message) parts.push(`: ${clip(message)}`);
+  const hint = statusHints[input.status];
+  if (hint) parts.push(` (${hint})`);
   const requestId = input.requestIdHeader ? input.headers.get(input.requestIdHeader) : null;
   if (requestId) parts.push(` (request id ${clip(requestId)})`);
   const retryAfterMs = parseRetryAfter(input.headers, input.now) ?? detail?.retryAfterMs;
   return new ProviderError(input.provider, redactSecrets(parts.join(''), input.secrets), {
     vendorStatus: input.status,
-    isRetryable: isRetryableStatus(input.status),
+    isRetryable: detail?.isRetryable ?? isRetryableStatus(input.status),
     ...(retryAfterMs === undefined ? {} : { retryAfterS: retryAfterMs / 1000 }),
   });
 }
@@ -86,9 +100,12 @@ export function networkProviderError(
   secrets: readonly (string | undefined)[],
 ): ProviderError {
   const what = phase === 'connect' ? 'could not reach the vendor' : 'connection lost while streaming';
-  return new ProviderError(provider, redactSecrets(`${what}: ${describeCause(cause)}`, secrets), {
+  const described = describeCause(cause);
+  const redacted = redactSecrets(described, secrets);
+  // The raw cause is kept for debugging unless it quotes a credential: loggers print cause chains.
+  return new ProviderError(provider, `${what}: ${redacted}`, {
     isRetryable: true,
-    cause,
+    ...(redacted === described ? { cause } : {}),
   });
 }
 

@@ -51,7 +51,17 @@ export type FinishReason = 'stop' | 'length' | 'content-filter' | 'aborted' | 'e
 
 export type ChatStreamPart =
   | { type: 'text-delta'; delta: string }
-  | { type: 'finish'; finishReason: FinishReason; usage: TokenUsage }
+  | {
+      type: 'finish';
+      finishReason: FinishReason;
+      usage: TokenUsage;
+      /**
+       * Which provider and model produced the reply, when it may differ from the model that was
+       * asked (a fallback chain answered with a later link). Absent means "the model you called".
+       */
+      provider?: string;
+      model?: string;
+    }
   | { type: 'error'; error: ProviderError };
 
 export interface ChatModel {

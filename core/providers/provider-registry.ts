@@ -1,5 +1,6 @@
 import type { AIProvider, ChatModel } from './chat-model.js';
 import { ValidationError } from '../errors.js';
+import { FallbackChatModel } from './fallback-chat-model.js';
 
 /**
  * The AI providers known to one service instance, by id. Adding a vendor is one `register` call;
@@ -8,9 +9,18 @@ import { ValidationError } from '../errors.js';
 export class ProviderRegistry {
   readonly #providers = new Map<string, AIProvider>();
   readonly #defaultId: string;
+  readonly #fallback: readonly string[];
 
-  constructor(providers: readonly AIProvider[], defaultId?: string) {
+  /**
+   * `fallback` lists provider ids tried, in order, with their default models, when the chosen
+   * provider fails before answering (e.g. `['openai', 'local']`); empty means no fallback.
+   */
+  constructor(providers: readonly AIProvider[], defaultId?: string, fallback: readonly string[] = []) {
     for (const provider of providers) this.#providers.set(provider.id, provider);
+    for (const id of fallback) {
+      if (!this.#providers.has(id)) throw new Error(`AI fallback provider '${id}' is not registered`);
+    }
+    this.#fallback = Object.freeze([...fallback]);
     const firstVendor = providers.find((p) => p.kind !== 'offline' && p.configured);
     const chosen = defaultId ?? firstVendor?.id ?? providers[0]?.id;
     if (!chosen || !this.#providers.has(chosen)) {
@@ -38,15 +48,47 @@ export class ProviderRegistry {
     return provider;
   }
 
-  /** Resolves a provider + optional model to a chat model; the model must be one the provider lists. */
-  chatModel(providerId: string, modelId?: string): ChatModel {
-    const provider = this.get(providerId);
-    if (modelId !== undefined && !provider.models.some((m) => m.id === modelId) && provider.kind !== 'custom') {
+  /** The provider, or a validation error when it is unknown or lacks its credentials / URL here. */
+  requireConfigured(id: string, field = 'ai_provider'): AIProvider {
+    const provider = this.get(id, field);
+    if (!provider.configured) {
+      const configured = this.list().filter((p) => p.configured).map((p) => p.id);
       throw new ValidationError(
-        'ai_model',
-        `ai_model must be one of the models of ${providerId}: ${provider.models.map((m) => m.id).join(', ')}`,
+        field,
+        `${field} '${id}' is not configured on this server (its API key or URL is not set); configured: ${configured.join(', ')}`,
+      );
+    }
+    return provider;
+  }
+
+  /**
+   * Resolves a provider + optional model to a chat model. The model must be one the provider
+   * lists, except for custom servers and Ollama, whose models are whatever the operator installed.
+   */
+  chatModel(providerId: string, modelId?: string, field = 'ai_model'): ChatModel {
+    const provider = this.get(providerId);
+    const open = provider.kind === 'custom' || provider.id === 'ollama';
+    if (modelId !== undefined && !open && !provider.models.some((m) => m.id === modelId)) {
+      throw new ValidationError(
+        field,
+        `${field} must be one of the models of ${providerId}: ${provider.models.map((m) => m.id).join(', ')}`,
       );
     }
     return provider.chatModel(modelId ?? provider.defaultModel);
+  }
+
+  /** {@link chatModel} followed by the configured fallback providers (configured ones, not repeating it). */
+  chatModelWithFallback(providerId: string, modelId?: string): ChatModel {
+    const chosen = this.chatModel(providerId, modelId);
+    const rest = this.#fallback
+      .filter((id) => id !== providerId)
+      .map((id) => this.#providers.get(id)!)
+      .filter((p) => p.configured)
+      .map((p) => p.chatModel(p.defaultModel));
+    return rest.length === 0 ? chosen : new FallbackChatModel({ models: [chosen, ...rest] });
+  }
+
+  get fallback(): readonly string[] {
+    return this.#fallback;
   }
 }

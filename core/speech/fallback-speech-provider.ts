@@ -53,6 +53,19 @@ export function createFallbackSpeechProvider(settings: FallbackSpeechSettings): 
       return first.voices();
     },
 
+    /** The voice of the first engine of the chain that can speak `voiceId`. */
+    engineVoiceFor(voiceId) {
+      let refusal: unknown;
+      for (const provider of providers) {
+        try {
+          return provider.engineVoiceFor(voiceId);
+        } catch (error) {
+          refusal ??= error;
+        }
+      }
+      throw refusal;
+    },
+
     async synthesize(request: SpeechRequest): Promise<SpeechResult> {
       const failures: { provider: string; error: unknown }[] = [];
       for (const [index, provider] of providers.entries()) {

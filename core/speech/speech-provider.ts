@@ -56,6 +56,11 @@ export interface SpeechProvider {
   /** Whether this engine can synthesize here (credentials present, optional engine installed). */
   available(): Promise<boolean>;
   voices(): readonly Voice[];
+  /**
+   * The engine voice a voice id resolves to (`en-US-Neural2-F` → `nova` on OpenAI), so the mapping
+   * of avatar voices is visible; throws `ValidationError('voice_id')` for a voice it cannot speak.
+   */
+  engineVoiceFor(voiceId: string): string;
   synthesize(request: SpeechRequest): Promise<SpeechResult>;
   /** Releases warm engine instances / worker threads. */
   close(): Promise<void>;

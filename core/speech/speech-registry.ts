@@ -1,5 +1,6 @@
 import type { SpeechProvider } from './speech-provider.js';
 import { ValidationError } from '../errors.js';
+import { createFallbackSpeechProvider } from './fallback-speech-provider.js';
 
 /**
  * `browser` is a speech choice, not an engine: the client speaks with the Web Speech API and the
@@ -11,9 +12,18 @@ export const BROWSER_SPEECH = 'browser';
 export class SpeechRegistry {
   readonly #providers = new Map<string, SpeechProvider>();
   readonly #defaultId: string;
+  readonly #fallback: readonly string[];
 
-  constructor(providers: readonly SpeechProvider[], defaultId?: string) {
+  /**
+   * `fallback` lists engine ids tried, in order, when the requested engine fails (e.g.
+   * `['openai', 'local']`); empty means no fallback.
+   */
+  constructor(providers: readonly SpeechProvider[], defaultId?: string, fallback: readonly string[] = []) {
     for (const provider of providers) this.#providers.set(provider.id, provider);
+    for (const id of fallback) {
+      if (!this.#providers.has(id)) throw new Error(`speech fallback engine '${id}' is not registered`);
+    }
+    this.#fallback = Object.freeze([...fallback]);
     const chosen = defaultId ?? providers[0]?.id ?? BROWSER_SPEECH;
     if (chosen !== BROWSER_SPEECH && !this.#providers.has(chosen)) {
       throw new Error(`default speech provider '${chosen}' is not registered`);
@@ -40,6 +50,21 @@ export class SpeechRegistry {
     const provider = this.#providers.get(id);
     if (!provider) throw new ValidationError(field, `${field} must be one of: ${this.ids().join(', ')}`);
     return provider;
+  }
+
+  /**
+   * The engine for `id` followed by the fallback chain (without repeating it), or undefined for
+   * `browser`. Validates `id` like {@link resolve}.
+   */
+  withFallback(id: string, field = 'tts_provider'): SpeechProvider | undefined {
+    const engine = this.resolve(id, field);
+    if (!engine) return undefined;
+    const rest = this.#fallback.filter((other) => other !== id).map((other) => this.#providers.get(other)!);
+    return rest.length === 0 ? engine : createFallbackSpeechProvider({ providers: [engine, ...rest] });
+  }
+
+  get fallback(): readonly string[] {
+    return this.#fallback;
   }
 
   async close(): Promise<void> {

@@ -12,7 +12,7 @@ import {
   createLocalSpeechProvider,
   createSqliteStore,
 } from '../../core/index.js';
-import { attachRealtime, createApp, idsFor, loadConfig } from '../../server/index.js';
+import { attachRealtime, createApp, idsFor, loadConfig, providerOptionsFor } from '../../server/index.js';
 import type { ServerConfig } from '../../server/index.js';
 
 export interface TestServer {
@@ -35,6 +35,11 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   aiProviders?: AIProvider[];
   speechProviders?: SpeechProvider[];
+  /**
+   * Build the providers from `env` exactly as `npm start` does (vendor keys, base URLs, fallbacks);
+   * `aiProviders`, when also given, replace the AI part.
+   */
+  providersFromConfig?: boolean;
 }
 
 /**
@@ -53,8 +58,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     publicUrl: url,
     ids: idsFor(config),
     jwtSecret: config.jwtSecret,
-    aiProviders: options.aiProviders ?? [createLocalProvider()],
-    speechProviders: options.speechProviders ?? [createLocalSpeechProvider()],
+    ...(options.providersFromConfig
+      ? { ...providerOptionsFor(config), ...(options.aiProviders && { aiProviders: options.aiProviders }) }
+      : {
+          aiProviders: options.aiProviders ?? [createLocalProvider()],
+          speechProviders: options.speechProviders ?? [createLocalSpeechProvider()],
+        }),
   });
   await service.start();
   const a = await service.accounts.createAccount({ email: 'a@example.com', password: 'password-a', tier: 'pro' });

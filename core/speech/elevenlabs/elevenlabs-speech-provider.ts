@@ -85,6 +85,10 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
       return voices;
     },
 
+    engineVoiceFor(voiceId) {
+      return resolveElevenLabsVoice(voiceId).engineVoice;
+    },
+
     async synthesize(request: SpeechRequest): Promise<SpeechResult> {
       const characters = countCharacters(request.text);
       if (request.text.trim() === '') throw new ValidationError('text', 'text must contain something to say');

@@ -62,6 +62,10 @@ export function createGoogleSpeechProvider(settings: GoogleSpeechSettings = {}):
       return voices;
     },
 
+    engineVoiceFor(voiceId) {
+      return resolveGoogleVoice(voiceId).name;
+    },
+
     async synthesize(request: SpeechRequest): Promise<SpeechResult> {
       if (request.text.trim() === '') throw new ValidationError('text', 'text must contain something to say');
       const bytes = new TextEncoder().encode(request.text).length;

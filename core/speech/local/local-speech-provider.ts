@@ -80,6 +80,10 @@ export function createLocalSpeechProvider(settings: LocalSpeechSettings = {}): S
       return voices;
     },
 
+    engineVoiceFor(voiceId) {
+      return resolveLocalVoice(voiceId).engineVoice;
+    },
+
     async synthesize(request: SpeechRequest): Promise<SpeechResult> {
       const characters = countCharacters(request.text);
       if (request.text.trim() === '') throw new ValidationError('text', 'text must contain something to say');

@@ -56,6 +56,10 @@ export function createOpenAISpeechProvider(settings: OpenAISpeechSettings = {}):
       return voices;
     },
 
+    engineVoiceFor(voiceId) {
+      return resolveOpenAIVoice(voiceId, config.model);
+    },
+
     async synthesize(request: SpeechRequest): Promise<SpeechResult> {
       const characters = countCharacters(request.text);
       if (request.text.trim() === '') throw new ValidationError('text', 'text must contain something to say');

@@ -17,6 +17,7 @@ function scripted(id: string, answer: (request: SpeechRequest) => Promise<Speech
     closed: 0,
     available: async () => available,
     voices: () => [{ id: `${id}-voice`, name: id, locale: 'en-US', gender: 'neutral' as const, provider: id }],
+    engineVoiceFor: (voiceId: string) => `${id}:${voiceId}`,
     synthesize: async (request: SpeechRequest) => {
       engine.calls++;
       return answer(request);

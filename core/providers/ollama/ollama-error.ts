@@ -1,0 +1,7 @@
+import type { VendorErrorDetail } from '../../http/vendor-errors.js';
+
+/** Reads Ollama's `{"error": "model 'x' not found"}`; `undefined` for any other body. */
+export function parseOllamaError(body: string): VendorErrorDetail | undefined {
+  const parsed = JSON.parse(body) as { error?: unknown } | null;
+  return typeof parsed?.error === 'string' ? { message: parsed.error } : undefined;
+}
