@@ -4,6 +4,11 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter } from '@web/test-runner';
 import { summaryReporter } from './test/support/wtr-summary-reporter.mjs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { browserMappedPath } from './rollup.config.mjs';
 
 const CHROMIUM_ARGS = [
   '--headless=new',
@@ -20,10 +25,80 @@ const CHROMIUM_ARGS = [
   '--enable-unsafe-swiftshader',
 ];
 
+/** A free TCP port on 127.0.0.1 (the server needs it up front to build its PUBLIC_URL). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Browser tests that need the real service import the virtual module `/__avatar-server.js`
+ * (`export const SERVER_URL`). The first import starts the built server (dist/, so run
+ * `npm run build` first) on a free port with a temporary data folder and DEV_BOOTSTRAP on
+ * (`POST /demo/session` mints session tokens); it stops when the test run ends. Test files that
+ * do not import it never start it.
+ */
+function avatarServerPlugin() {
+  let running;
+  async function start() {
+    const { loadConfig, startServer } = await import('./dist/server/index.js');
+    const dataDir = await mkdtemp(join(tmpdir(), 'avatar-wtr-'));
+    const port = await freePort();
+    const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), DEV_BOOTSTRAP: 'true' });
+    const server = await startServer(config);
+    return {
+      url: server.url,
+      async close() {
+        await server.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  return {
+    name: 'avatar-test-server',
+    async serve(context) {
+      if (context.path !== '/__avatar-server.js') return undefined;
+      running ??= start();
+      const { url } = await running;
+      return { body: `export const SERVER_URL = ${JSON.stringify(url)};\n`, type: 'js' };
+    },
+    async serverStop() {
+      if (running) await (await running).close();
+    },
+  };
+}
+
+/**
+ * Applies packages' `browser` file maps to their relative imports, as the widget bundle does
+ * (rollup.config.mjs): socket.io-client's engine.io-client would otherwise load its Node
+ * transports (`ws`, a CommonJS XMLHttpRequest shim) in the browser.
+ */
+function browserFileMapPlugin() {
+  const cache = new Map();
+  return {
+    name: 'browser-file-map',
+    resolveImport({ source, context }) {
+      if (!source.startsWith('.') || !context.path.includes('/node_modules/')) return undefined;
+      const from = join(process.cwd(), dirname(context.path));
+      const target = browserMappedPath(join(from, source), cache);
+      if (typeof target !== 'string') return undefined;
+      const path = relative(from, target);
+      return path.startsWith('.') ? path : `./${path}`;
+    },
+  };
+}
+
 export default {
   files: 'test/widget/**/*.test.ts',
-  nodeResolve: true,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' })],
+  // Browser production builds (socket.io-client's esm, not its Node / development esm-debug build).
+  nodeResolve: { browser: true, exportConditions: ['browser', 'production'] },
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), avatarServerPlugin(), browserFileMapPlugin()],
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS },

@@ -24,8 +24,6 @@ if (!existsSync(join(repoRoot, 'dist/widget/avatar-chat.js'))) throw new Error('
 const dataDir = await mkdtemp(join(tmpdir(), 'avatar-bench-frame-'));
 const server = await startServer(loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(await freePort()), DEV_BOOTSTRAP: 'true' }));
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-// A blank page on the server's origin that has loaded the bundle.
-const PAGE = `<!doctype html><meta charset="utf-8"><body style="margin:0"><script type="module" src="/widget/avatar-chat.js"></script></body>`;
 
 interface Sample {
   ready_ms: number;
@@ -37,8 +35,10 @@ try {
   for (let run = -1; run < runs; run++) {
     const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
     const page = await context.newPage();
-    await page.route(`${server.url}/bench.html`, (route) => route.fulfill({ body: PAGE, contentType: 'text/html' }));
-    await page.goto(`${server.url}/bench.html`);
+    // A page of the server's own origin (a real response, so the browser's local-network checks
+    // treat the socket.io connection as same-site), with the bundle loaded.
+    await page.goto(`${server.url}/v1/health`);
+    await page.addScriptTag({ url: '/widget/avatar-chat.js', type: 'module' });
     await page.waitForFunction(() => customElements.get('avatar-chat') !== undefined);
     const sample = await page.evaluate(
       async ({ server, avatar }) => {
@@ -54,7 +54,10 @@ try {
         const start = performance.now();
         document.body.append(el);
         const readyAt = await ready;
-        while (!(el.stage && el.stage.renderedFrames > 0)) await new Promise((r) => requestAnimationFrame(r));
+        while (!(el.stage && el.stage.renderedFrames > 0)) {
+          if (performance.now() - start > 60_000) throw new Error('no frame rendered within 60 s');
+          await new Promise((r) => requestAnimationFrame(r));
+        }
         return { ready_ms: readyAt - start, first_frame_ms: performance.now() - start };
       },
       { server: server.url, avatar: values.avatar! },

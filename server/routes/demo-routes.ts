@@ -73,7 +73,8 @@ const CSP = [
   "default-src 'self'",
   "img-src 'self' data: blob:",
   "media-src 'self' blob: data:",
-  "connect-src 'self' ws: wss:",
+  // GLTFLoader fetches embedded textures through blob: URLs.
+  "connect-src 'self' ws: wss: blob: data:",
   "style-src 'self' 'unsafe-inline'",
   "script-src 'self' 'unsafe-inline'",
   "worker-src 'self' blob:",

@@ -1,0 +1,109 @@
+// End to end: the demo page at `/` of a real server (DEV_BOOTSTRAP on, offline AI and speech),
+// driven in Debian's Chromium through playwright-core. Needs `npm run build` (the widget bundle).
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { loadConfig, startServer } from '../../server/index.js';
+import type { RunningServer } from '../../server/index.js';
+import { repoRoot } from '../support/repo-root.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort } from './chromium.js';
+
+const ARTIFACTS = join(repoRoot, 'test-artifacts');
+const bundleBuilt = existsSync(join(repoRoot, 'dist/widget/avatar-chat.js'));
+const chromiumPresent = existsSync(CHROMIUM_PATH);
+
+describe('demo page end to end', { skip: !bundleBuilt || !chromiumPresent ? 'needs the widget bundle and /usr/bin/chromium' : false }, () => {
+  let server: RunningServer;
+  let dataDir: string;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'avatar-e2e-'));
+    const port = await freePort();
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), DEV_BOOTSTRAP: 'true' }));
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    // Console errors include resources the page's own CSP blocks (e.g. the model's textures).
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves a page without any key in its source', async () => {
+    const response = await page.goto(server.url + '/');
+    assert.equal(response?.status(), 200);
+    assert.match(response?.headers()['content-security-policy'] ?? '', /script-src 'self'/);
+    const sources = [await response!.text()];
+    for (const file of ['/demo/demo.js', '/demo/demo.css']) sources.push(await (await fetch(server.url + file)).text());
+    for (const source of sources) assert.doesNotMatch(source, /svc_(live|test)_[A-Za-z0-9]/);
+  });
+
+  it('picks an avatar, sends a message, streams the reply and plays its audio', async () => {
+    const options = page.locator('.avatar-option');
+    await options.first().waitFor();
+    assert.equal(await options.count(), 6);
+    assert.equal(await page.locator('.avatar-option img').count(), 6);
+
+    await page.locator('.avatar-option', { hasText: 'Sofia' }).click();
+    const chat = page.locator('avatar-chat[avatar-id="sofia-003"][data-ready="true"]');
+    await chat.waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => (document.querySelector('avatar-chat') as unknown as { stage?: { renderedFrames: number } }).stage!.renderedFrames > 2);
+
+    const states: string[] = [];
+    await page.exposeFunction('__recordState', (state: string) => states.push(state));
+    await page.evaluate(() =>
+      document.querySelector('avatar-chat')!.addEventListener('avatar-state', (e) => (window as unknown as { __recordState(s: string): void }).__recordState((e as CustomEvent<{ state: string }>).detail.state)),
+    );
+
+    const input = chat.locator('input[name="message"]');
+    await input.fill('Hello! What can you tell me about yourself?');
+    await input.press('Enter');
+
+    const reply = chat.locator('[part~="message-assistant"] .text').last();
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('avatar-chat')!;
+        return (el.shadowRoot!.querySelector('[part~="message-assistant"]:last-of-type .text')?.textContent ?? '').length > 10;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    assert.ok((await reply.textContent())!.length > 10, 'the reply streamed into the transcript');
+
+    await page.waitForFunction(() => (document.querySelector('avatar-chat') as unknown as { playing: boolean }).playing, undefined, { timeout: 30_000 });
+    assert.ok(states.includes('thinking'), `states: ${states.join(',')}`);
+    await page.waitForFunction(() => document.querySelector('#state')?.textContent === 'talking');
+
+    // The latency readout of the turn.
+    await page.waitForFunction(() => /ms$/.test(document.querySelector('[data-metric="first_token_ms"]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    assert.match((await page.locator('[data-metric="first_audio_ms"]').textContent()) ?? '', /^\d+ ms$/);
+
+    await mkdir(ARTIFACTS, { recursive: true });
+    await chat.locator('[part="stage"]').screenshot({ path: join(ARTIFACTS, 'demo-avatar.png') });
+    assert.ok(existsSync(join(ARTIFACTS, 'demo-avatar.png')));
+
+    // Stop interrupts the audio.
+    await chat.locator('[part~="stop-button"]').click();
+    await page.waitForFunction(() => !(document.querySelector('avatar-chat') as unknown as { playing: boolean }).playing);
+
+    // The embedding snippet names this server and the chosen avatar.
+    const snippet = (await page.locator('#snippet').textContent()) ?? '';
+    assert.ok(snippet.includes(`${server.url}/widget/avatar-chat.js`));
+    assert.ok(snippet.includes('avatar-id="sofia-003"'));
+    assert.deepEqual(pageErrors, []);
+  });
+});

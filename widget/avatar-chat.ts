@@ -1,0 +1,553 @@
+import { LitElement, html, nothing } from 'lit';
+import type { PropertyValues, TemplateResult } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import type { AvatarStage } from './stage/avatar-stage.js';
+import { AvatarStateMachine } from './controllers/avatar-state-machine.js';
+import { ConversationController } from './controllers/conversation-controller.js';
+import type { ConversationSettings } from './controllers/conversation-controller.js';
+import { SpeechController } from './controllers/speech-controller.js';
+import { SpeechRecognitionController } from './controllers/speech-recognition-controller.js';
+import { StageController } from './controllers/stage-controller.js';
+import type { AvatarDetail } from './transport/api-client.js';
+import type { AvatarStateName, ServerEventPayloads, Transport, TransportKind, WireError } from './transport/transport.js';
+import { WidgetError } from './transport/transport.js';
+import { avatarChatStyles } from './ui/avatar-chat-styles.js';
+import { renderComposer } from './ui/render-composer.js';
+import { renderTranscript } from './ui/render-transcript.js';
+import type { TranscriptEntry } from './ui/transcript-entry.js';
+
+/** `avatar-ready` detail: the conversation is open and the avatar is shown. */
+export interface AvatarReadyDetail {
+  conversationId: string;
+  avatarId: string;
+  /** True when WebGL is unavailable (or the model failed) and the preview image is shown. */
+  fallback: boolean;
+}
+
+/** `avatar-state` detail. */
+export interface AvatarStateDetail {
+  state: AvatarStateName;
+}
+
+/** `avatar-message` detail: a complete user message, or a complete (or interrupted) reply. */
+export interface AvatarMessageDetail {
+  role: 'user' | 'assistant';
+  content: string;
+  /** Stored message id (assistant replies). */
+  id?: string;
+  usage?: ServerEventPayloads['done']['usage'];
+  /** Assistant replies: ms from send to the first text and to the first audio clip. */
+  timings?: { first_token_ms?: number; first_audio_ms?: number };
+}
+
+/** `avatar-error` detail: the server's error code (`unauthorized`, `rate_limited`, …) or a widget one. */
+export interface AvatarErrorDetail {
+  code: string;
+  message: string;
+}
+
+/** Attributes that change which conversation the element talks to. */
+const CONNECTION_PROPS = ['server', 'token', 'sessionUrl', 'apiKey', 'avatarId', 'conversationId', 'ttsProvider', 'transport'] as const;
+
+interface Turn {
+  entry: TranscriptEntry;
+  startedAt: number;
+  firstTokenMs?: number;
+  firstAudioMs?: number;
+}
+
+/**
+ * `<avatar-chat>`: a 3D avatar that talks. Two lines on any page:
+ *
+ * ```html
+ * <script type="module" src="https://your-server/widget/avatar-chat.js"></script>
+ * <avatar-chat server="https://your-server/v1" session-url="/api/avatar-session"></avatar-chat>
+ * ```
+ *
+ * The host's `session-url` returns `{token}` (a `sess_…` token its backend minted with
+ * `POST /v1/sessions`), so no key is ever in page source. `token` + `conversation-id` pass a
+ * session directly; `api-key` is for local development only.
+ *
+ * The standard `lang` attribute sets the language of browser speech and the microphone.
+ *
+ * @fires avatar-ready - The conversation is open and the avatar (or its preview) is shown. Detail: {@link AvatarReadyDetail}.
+ * @fires avatar-state - The avatar switched between `idle`, `thinking` and `talking`. Detail: {@link AvatarStateDetail}.
+ * @fires avatar-message - A message was sent, or a reply completed. Detail: {@link AvatarMessageDetail}.
+ * @fires avatar-error - Something failed (session, network, server, model, microphone). Detail: {@link AvatarErrorDetail}.
+ *
+ * @csspart stage - The avatar area (canvas, preview image, progress bar).
+ * @csspart preview - The preview image shown without WebGL.
+ * @csspart progress - The model download progress bar.
+ * @csspart status - The state badge on the stage.
+ * @csspart transcript - The conversation log.
+ * @csspart message - Every transcript line; also `message-user`, `message-assistant`, `message-notice`.
+ * @csspart composer - The input row.
+ * @csspart input - The text field.
+ * @csspart button - Every button; also `send-button`, `stop-button`, `mute-button`, `mic-button`.
+ *
+ * @cssprop --avatar-chat-accent - Buttons, progress and focus rings.
+ * @cssprop --avatar-chat-background - Background of the element.
+ * @cssprop --avatar-chat-foreground - Text colour.
+ * @cssprop --avatar-chat-font - Font shorthand.
+ * @cssprop --avatar-chat-radius - Corner radius.
+ * @cssprop --avatar-chat-border - Border shorthand.
+ * @cssprop --avatar-chat-stage-height - Height of the avatar area (default 360px).
+ * @cssprop --avatar-chat-stage-background - Background behind the avatar.
+ * @cssprop --avatar-chat-transcript-height - Maximum transcript height (default 220px).
+ * @cssprop --avatar-chat-user-background - Background of the user's messages.
+ * @cssprop --avatar-chat-assistant-background - Background of the avatar's messages.
+ */
+export class AvatarChat extends LitElement {
+  static override styles = avatarChatStyles;
+
+  /** API base URL ending in `/v1` (relative URLs resolve against the page). */
+  @property() accessor server = '';
+  /** A browser session token (`sess_…`); use with `conversation-id` unless the token came from `session-url`. */
+  @property() accessor token: string | undefined;
+  /** The host site's endpoint that answers `POST` with `{token, expires_at?, conversation_id?}`. */
+  @property({ attribute: 'session-url' }) accessor sessionUrl: string | undefined;
+  /** Development only: an API key used to create the session (a live key logs a warning). */
+  @property({ attribute: 'api-key' }) accessor apiKey: string | undefined;
+  /** The avatar of a new conversation (with `api-key` or `session-url`). */
+  @property({ attribute: 'avatar-id' }) accessor avatarId: string | undefined;
+  /** The conversation of a `token`. */
+  @property({ attribute: 'conversation-id' }) accessor conversationId: string | undefined;
+  /** `browser` speaks replies with the Web Speech API; other values pick the server's engine. */
+  @property({ attribute: 'tts-provider' }) accessor ttsProvider: string | undefined;
+  /** `socket.io` (default) or `sse`. */
+  @property() accessor transport: TransportKind = 'socket.io';
+  /** Silences the avatar (text still streams). */
+  @property({ type: Boolean, reflect: true }) accessor muted = false;
+
+  @state() private accessor _entries: TranscriptEntry[] = [];
+  @state() private accessor _state: AvatarStateName = 'idle';
+  @state() private accessor _ready = false;
+  @state() private accessor _ended = false;
+  @state() private accessor _avatar: AvatarDetail | undefined;
+  @state() private accessor _modelFailed = false;
+  @state() private accessor _interim = '';
+
+  @query('.canvas-host') private accessor _canvasHost!: HTMLElement;
+  @query('input[name="message"]') private accessor _input!: HTMLInputElement;
+
+  private readonly _stage = new StageController(this, { maxFps: 30, maxPixelRatio: 2 });
+  private readonly _speech = new SpeechController(this, {
+    onStart: () => this._onSpeechStart(),
+    onIdle: () => this._onSpeechIdle(),
+    onError: (message) => this._emitError('audio_error', message),
+  });
+  private readonly _conversation = new ConversationController(this);
+  private readonly _mic = new SpeechRecognitionController(this, {
+    onInterim: (text) => (this._interim = text),
+    onFinal: (text) => this._onMicFinal(text),
+    onError: (code, message) => this._emitError(code, message),
+  });
+  private readonly _machine = new AvatarStateMachine((next) => this._onStateChange(next));
+
+  private _generation = 0;
+  private _bootQueued = false;
+  private _turn: Turn | undefined;
+  private _entryKey = 0;
+  /** After a local interrupt over socket.io, events of the stopped reply until the server says idle. */
+  private _dropStale = false;
+
+  /** What the avatar is doing now. */
+  get avatarState(): AvatarStateName {
+    return this._state;
+  }
+
+  /** True once `avatar-ready` fired (and until the element is removed or re-targeted). */
+  get ready(): boolean {
+    return this._ready;
+  }
+
+  /** True while reply audio (or browser speech) is audible. */
+  get playing(): boolean {
+    return this._speech.playing;
+  }
+
+  /** The 3D stage, for advanced use and tests; undefined before load, in fallback mode and after removal. */
+  get stage(): AvatarStage | undefined {
+    return this._stage.stage;
+  }
+
+  /** The conversation id, once connected. */
+  get activeConversationId(): string | undefined {
+    return this._conversation.connection?.conversationId;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this._queueBoot();
+  }
+
+  override disconnectedCallback(): void {
+    // Controllers dispose the stage, audio, socket and microphone in hostDisconnected.
+    super.disconnectedCallback();
+    this._generation++;
+    this._ready = false;
+    this._turn = undefined;
+    this._machine.reset();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('muted')) this._speech.muted = this.muted;
+    if (this.hasUpdated && CONNECTION_PROPS.some((p) => changed.has(p))) this._queueBoot();
+  }
+
+  /** Sends a user message; the reply streams into the transcript and the avatar speaks it. */
+  async send(text: string): Promise<void> {
+    const content = text.trim();
+    if (!content) return;
+    const connection = this._conversation.connection;
+    if (!connection || !this._ready) {
+      this._emitError('not_ready', 'The avatar is not connected yet; wait for avatar-ready');
+      return;
+    }
+    if (this._ended) {
+      this._emitError('conversation_ended', 'This conversation has ended');
+      return;
+    }
+    if (this._turn || this._speech.active) this._stopLocal();
+    void this._speech.unlock();
+    const entry = this._newEntry('assistant', '', 'streaming');
+    this._entries = [...this._entries, this._newEntry('user', content, 'done'), entry];
+    this._turn = { entry, startedAt: performance.now() };
+    this._machine.sent();
+    this._emit<AvatarMessageDetail>('avatar-message', { role: 'user', content });
+    try {
+      await connection.transport.send(content);
+    } catch (error) {
+      this._onServerError(WidgetError.from(error).toWire());
+    }
+  }
+
+  /** Stops the avatar: audio at once, and the reply on the server. */
+  async interrupt(): Promise<void> {
+    this._stopLocal();
+    await this._conversation.connection?.transport.interrupt().catch(() => undefined);
+  }
+
+  /** Ends the conversation on the server; the element stays readable but takes no more messages. */
+  async end(): Promise<void> {
+    const connection = this._conversation.connection;
+    if (!connection) return;
+    this._stopLocal();
+    try {
+      await connection.api.endConversation(connection.conversationId);
+      this._markEnded();
+    } catch (error) {
+      const e = WidgetError.from(error);
+      this._emitError(e.code, e.message);
+    }
+  }
+
+  // ── lifecycle ─────────────────────────────────────────────────────────────────────────────
+
+  private _queueBoot(): void {
+    if (this._bootQueued) return;
+    this._bootQueued = true;
+    void this.updateComplete.then(() => {
+      this._bootQueued = false;
+      if (this.isConnected) void this._boot();
+    });
+  }
+
+  private async _boot(): Promise<void> {
+    const generation = ++this._generation;
+    this._ready = false;
+    this._turn = undefined;
+    this._speech.stop();
+    this._machine.reset();
+    this._modelFailed = false;
+    this._ended = false;
+    this._stage.dispose();
+    if (this.apiKey?.startsWith('svc_live_')) {
+      console.warn('<avatar-chat>: a live API key is in page source. Use session-url (or token) in production; api-key is for development.');
+    }
+    const settings: ConversationSettings = {
+      server: this.server,
+      token: this.token || undefined,
+      sessionUrl: this.sessionUrl || undefined,
+      apiKey: this.apiKey || undefined,
+      avatarId: this.avatarId || undefined,
+      conversationId: this.conversationId || undefined,
+      ttsProvider: this.ttsProvider || undefined,
+      transport: this.transport === 'sse' ? 'sse' : 'socket.io',
+    };
+    try {
+      const connection = await this._conversation.open(settings, (transport) => this._wire(transport));
+      if (generation !== this._generation) return;
+      const { conversation, avatar } = connection;
+      this._avatar = avatar;
+      this._ended = conversation.status === 'ended';
+      this._entries = (conversation.messages ?? []).map((m) => this._newEntry(m.role, m.content, 'done', m.id));
+      const browserSpeech = (this.ttsProvider || conversation.config?.tts_provider) === 'browser';
+      this._speech.useBrowserSpeech(
+        browserSpeech ? { lang: this.lang || document.documentElement.lang || '', voiceHint: avatar.default_voice ?? '' } : undefined,
+      );
+      await this.updateComplete;
+      try {
+        await this._stage.show(avatar, this._canvasHost);
+      } catch (error) {
+        if (generation !== this._generation) return;
+        this._stage.dispose();
+        this._modelFailed = true;
+        this._emitError('model_error', `The avatar model could not be shown: ${WidgetError.from(error).message}`);
+      }
+      if (generation !== this._generation) return;
+      this._stage.setState(this._state);
+      this._ready = true;
+      this._emit<AvatarReadyDetail>('avatar-ready', {
+        conversationId: connection.conversationId,
+        avatarId: avatar.id,
+        fallback: this._stage.fallback || this._modelFailed,
+      });
+    } catch (error) {
+      if (generation !== this._generation) return;
+      const e = WidgetError.from(error);
+      if (e.code !== 'aborted') this._emitError(e.code, e.message);
+    }
+  }
+
+  private _wire(transport: Transport): void {
+    transport.on('message', ({ delta }) => this._onDelta(delta));
+    transport.on('audio', (audio) => this._onAudio(audio));
+    transport.on('state', ({ state }) => this._onServerState(state));
+    transport.on('done', (done) => this._onDone(done));
+    transport.on('error', (error) => this._onServerError(error));
+    transport.on('conversation.ended', () => this._markEnded());
+  }
+
+  // ── server events ─────────────────────────────────────────────────────────────────────────
+
+  private _onDelta(delta: string): void {
+    if (this._dropStale) return;
+    if (!this._turn) {
+      // A reply this element did not ask for (e.g. started over REST): show it too.
+      this._turn = { entry: this._addEntry('assistant', '', 'streaming'), startedAt: performance.now() };
+    }
+    const turn = this._turn;
+    turn.firstTokenMs ??= performance.now() - turn.startedAt;
+    turn.entry.text += delta;
+    this._entries = [...this._entries];
+    this._speech.addText(delta);
+  }
+
+  private _onAudio(audio: ServerEventPayloads['audio']): void {
+    if (this._dropStale) return;
+    if (this._turn) this._turn.firstAudioMs ??= performance.now() - this._turn.startedAt;
+    this._speech.enqueue(audio);
+  }
+
+  private _onServerState(state: AvatarStateName): void {
+    if (this._dropStale) {
+      // The stopped reply ends with `idle`; a new one starts with `thinking`.
+      if (state === 'idle') this._dropStale = false;
+      if (state !== 'thinking') return;
+      this._dropStale = false;
+    }
+    this._machine.serverState(state);
+  }
+
+  private _onDone(done: ServerEventPayloads['done']): void {
+    if (this._dropStale) return;
+    const turn = this._turn;
+    this._turn = undefined;
+    this._speech.flushText();
+    this._machine.replyDone(this._speech.active);
+    if (!turn) return;
+    turn.entry.status = 'done';
+    turn.entry.id = done.id;
+    this._entries = [...this._entries];
+    const timings: NonNullable<AvatarMessageDetail['timings']> = {};
+    if (turn.firstTokenMs !== undefined) timings.first_token_ms = Math.round(turn.firstTokenMs);
+    if (turn.firstAudioMs !== undefined) timings.first_audio_ms = Math.round(turn.firstAudioMs);
+    this._emit<AvatarMessageDetail>('avatar-message', { role: 'assistant', content: turn.entry.text, id: done.id, usage: done.usage, timings });
+  }
+
+  private _onServerError({ error }: WireError): void {
+    if (this._dropStale) return;
+    const turn = this._turn;
+    this._turn = undefined;
+    if (turn) {
+      turn.entry.status = 'error';
+      if (!turn.entry.text) turn.entry.text = error.message;
+      this._entries = [...this._entries];
+    }
+    this._speech.stop();
+    this._machine.reset();
+    this._emitError(error.code, error.message);
+  }
+
+  private _markEnded(): void {
+    if (this._ended) return;
+    this._stopLocal();
+    this._ended = true;
+    this._addEntry('notice', 'The conversation has ended.', 'done');
+  }
+
+  // ── speech and state ──────────────────────────────────────────────────────────────────────
+
+  private _onSpeechStart(): void {
+    this._machine.speechStarted();
+    this._stage.followMouth(() => this._speech.mouth());
+  }
+
+  private _onSpeechIdle(): void {
+    this._machine.speechIdle();
+    this._stage.closeMouth();
+  }
+
+  private _onStateChange(next: AvatarStateName): void {
+    this._state = next;
+    this._stage.setState(next);
+    this._emit<AvatarStateDetail>('avatar-state', { state: next });
+  }
+
+  /** Stops speech and marks the open reply interrupted (locally; the server is told separately). */
+  private _stopLocal(): void {
+    const turn = this._turn;
+    this._turn = undefined;
+    if (turn) {
+      turn.entry.status = 'interrupted';
+      this._entries = [...this._entries];
+      if (this.transport !== 'sse') this._dropStale = true;
+    }
+    this._speech.stop();
+    this._stage.closeMouth();
+    this._machine.reset();
+  }
+
+  // ── UI handlers ───────────────────────────────────────────────────────────────────────────
+
+  private readonly _onSubmit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const input = this._input;
+    const text = input.value;
+    if (!text.trim()) return;
+    input.value = '';
+    void this.send(text);
+  };
+
+  /** Typing while the avatar talks interrupts it (barge-in). */
+  private readonly _onInput = () => {
+    if (this._state === 'talking') void this.interrupt();
+  };
+
+  private readonly _onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && this._state !== 'idle') {
+      event.preventDefault();
+      void this.interrupt();
+    }
+  };
+
+  private readonly _onStop = () => void this.interrupt();
+
+  private readonly _onMute = () => {
+    this.muted = !this.muted;
+  };
+
+  private readonly _onMic = () => {
+    if (this._mic.listening) {
+      this._mic.stop();
+      return;
+    }
+    if (this._state === 'talking') void this.interrupt();
+    void this._speech.unlock();
+    this._mic.start(this.lang || undefined);
+  };
+
+  private _onMicFinal(text: string): void {
+    this._interim = '';
+    if (text) void this.send(text);
+  }
+
+  // ── helpers ───────────────────────────────────────────────────────────────────────────────
+
+  private _newEntry(role: TranscriptEntry['role'], text: string, status: TranscriptEntry['status'], id?: string): TranscriptEntry {
+    return { key: ++this._entryKey, role, text, status, ...(id !== undefined && { id }) };
+  }
+
+  private _addEntry(role: TranscriptEntry['role'], text: string, status: TranscriptEntry['status']): TranscriptEntry {
+    const entry = this._newEntry(role, text, status);
+    this._entries = [...this._entries, entry];
+    return entry;
+  }
+
+  private _emit<T>(type: string, detail: T): void {
+    this.dispatchEvent(new CustomEvent<T>(type, { detail, bubbles: true, composed: true }));
+  }
+
+  private _emitError(code: string, message: string): void {
+    this._emit<AvatarErrorDetail>('avatar-error', { code, message });
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (!changed.has('_entries' as keyof AvatarChat) && !changed.has('_interim' as keyof AvatarChat)) return;
+    const log = this.renderRoot.querySelector('.transcript');
+    if (log) log.scrollTop = log.scrollHeight;
+  }
+
+  // ── render ────────────────────────────────────────────────────────────────────────────────
+
+  protected override render(): TemplateResult {
+    const avatar = this._avatar;
+    const progress = this._stage.progress;
+    const showPreview = avatar && (this._stage.fallback || this._modelFailed);
+    return html`
+      <div part="stage" class="stage" data-state=${this._state}>
+        <div class="canvas-host"></div>
+        ${showPreview ? html`<img part="preview" class="preview" src=${avatar.preview_url} alt=${`${avatar.name}`} />` : nothing}
+        ${progress !== undefined
+          ? html`<div
+              part="progress"
+              class="progress"
+              role="progressbar"
+              aria-label="Loading the avatar"
+              aria-valuemin="0"
+              aria-valuemax="100"
+              aria-valuenow=${Math.round(progress * 100)}
+            >
+              <span style="width:${(progress * 100).toFixed(1)}%"></span>
+            </div>`
+          : nothing}
+        ${avatar ? html`<span part="status" class="status" aria-hidden="true">${avatar.name} · ${this._state}</span>` : nothing}
+      </div>
+      ${renderTranscript(
+        this._interim ? [...this._entries, { key: -1, role: 'user', text: this._interim, status: 'streaming' }] : this._entries,
+        avatar?.name ?? '',
+      )}
+      ${renderComposer(
+        {
+          disabled: !this._ready || this._ended,
+          busy: this._state !== 'idle',
+          muted: this.muted,
+          micAvailable: SpeechRecognitionController.available(),
+          listening: this._mic.listening,
+          placeholder: this._ended ? 'The conversation has ended' : this._ready ? 'Type a message…' : 'Connecting…',
+        },
+        {
+          onSubmit: this._onSubmit,
+          onInput: this._onInput,
+          onKeyDown: this._onKeyDown,
+          onStop: this._onStop,
+          onMute: this._onMute,
+          onMic: this._onMic,
+        },
+      )}
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'avatar-chat': AvatarChat;
+  }
+  interface HTMLElementEventMap {
+    'avatar-ready': CustomEvent<AvatarReadyDetail>;
+    'avatar-state': CustomEvent<AvatarStateDetail>;
+    'avatar-message': CustomEvent<AvatarMessageDetail>;
+    'avatar-error': CustomEvent<AvatarErrorDetail>;
+  }
+}

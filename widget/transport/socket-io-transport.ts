@@ -1,0 +1,130 @@
+import { io } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import type { Ack, ClientToServerEvents, ServerToClientEvents } from '../../core/protocol/realtime-protocol.js';
+import type { SessionCredentials } from './session-credentials.js';
+import { TransportEvents } from './transport-events.js';
+import type { ServerEventName, ServerEventPayloads, Transport, TransportListener, WireConversation, WireError } from './transport.js';
+import { WidgetError } from './transport.js';
+
+type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const SERVER_EVENTS: readonly ServerEventName[] = ['message', 'audio', 'state', 'done', 'error', 'conversation.ended'];
+const JOIN_TIMEOUT_MS = 15_000;
+
+/**
+ * socket.io at `<server>/realtime` (`/v1/realtime`), `auth: {token}` with the session token.
+ * Each instance owns its own connection (`forceNew`: no manager shared between elements on one
+ * page). After a reconnect it joins its conversation again; a refused token is refreshed once.
+ */
+export class SocketIoTransport implements Transport {
+  private readonly events = new TransportEvents();
+  private socket: RealtimeSocket | undefined;
+  private conversationId: string | undefined;
+
+  constructor(
+    private readonly server: string,
+    private readonly credentials: SessionCredentials,
+  ) {}
+
+  async connect(conversationId: string): Promise<WireConversation | undefined> {
+    this.conversationId = conversationId;
+    const url = new URL(this.server);
+    const socket: RealtimeSocket = io(url.origin, {
+      path: `${url.pathname.replace(/\/$/, '')}/realtime`,
+      forceNew: true,
+      transports: ['websocket', 'polling'],
+      // Networks that block WebSockets still get a connection (HTTP long-polling).
+      tryAllTransports: true,
+      auth: (cb) => {
+        this.credentials.current().then(
+          (grant) => cb({ token: grant.token }),
+          () => cb({ token: '' }),
+        );
+      },
+    });
+    this.socket = socket;
+    for (const name of SERVER_EVENTS) {
+      (socket.on as (event: string, listener: (data: unknown) => void) => void)(name, (data) =>
+        this.events.emit(name, data as ServerEventPayloads[typeof name]),
+      );
+    }
+    await this.open(socket);
+    const conversation = await this.join(socket, conversationId);
+    // Later reconnects (network loss, server restart) join again by themselves.
+    socket.on('connect', () => {
+      if (this.conversationId) this.join(socket, this.conversationId).catch((error) => this.fail(error));
+    });
+    return conversation;
+  }
+
+  /** Resolves on the first connection; one refused token is refreshed and retried. */
+  private open(socket: RealtimeSocket): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let refreshed = false;
+      const onConnect = () => {
+        socket.off('connect_error', onError);
+        resolve();
+      };
+      const onError = (error: Error & { data?: WireError }) => {
+        const code = error.data?.error?.code;
+        if (code === 'unauthorized' && !refreshed) {
+          refreshed = true;
+          this.credentials.refresh().then(
+            () => socket.connect(),
+            (refreshError: unknown) => stop(WidgetError.from(refreshError, 'unauthorized')),
+          );
+          return;
+        }
+        if (code) stop(new WidgetError(code, error.message));
+        // Other failures (server down): socket.io keeps retrying; we wait.
+      };
+      const stop = (error: WidgetError) => {
+        socket.off('connect', onConnect);
+        socket.off('connect_error', onError);
+        socket.disconnect();
+        reject(error);
+      };
+      socket.once('connect', onConnect);
+      socket.on('connect_error', onError);
+    });
+  }
+
+  private async join(socket: RealtimeSocket, conversationId: string): Promise<WireConversation> {
+    const result = (await socket.timeout(JOIN_TIMEOUT_MS).emitWithAck('join', { conversation_id: conversationId })) as Parameters<
+      Ack<{ conversation: WireConversation }>
+    >[0];
+    if (!result.ok) throw new WidgetError(result.error.code, result.error.message);
+    return result.data.conversation;
+  }
+
+  async send(content: string): Promise<void> {
+    const socket = this.requireSocket();
+    socket.emit('message', { content }, (result) => {
+      if (!result.ok) this.events.emit('error', { error: result.error });
+    });
+  }
+
+  async interrupt(): Promise<void> {
+    this.socket?.emit('interrupt');
+  }
+
+  on<K extends ServerEventName>(event: K, listener: TransportListener<K>): () => void {
+    return this.events.on(event, listener);
+  }
+
+  close(): void {
+    this.socket?.removeAllListeners();
+    this.socket?.disconnect();
+    this.socket = undefined;
+    this.events.clear();
+  }
+
+  private requireSocket(): RealtimeSocket {
+    if (!this.socket?.connected) throw new WidgetError('network_error', 'The realtime connection is not open');
+    return this.socket;
+  }
+
+  private fail(error: unknown): void {
+    this.events.emit('error', WidgetError.from(error).toWire());
+  }
+}
