@@ -1,8 +1,8 @@
-import { readMp3Info } from '../../audio/mp3-info.js';
 import { ErrorCode, ProviderError, ServiceError, ValidationError } from '../../errors.js';
 import { resolveHttpSettings, type VendorHttpSettings } from '../../http/http-settings.js';
 import { abortError } from '../../http/read-body.js';
 import { requestVendorBytes } from '../../http/request-vendor-bytes.js';
+import { vendorMp3DurationMs } from '../vendor-mp3-duration.js';
 import { countCharacters, type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
 import { visemesFromAlignment, type CharacterAlignment } from './alignment-visemes.js';
 import { parseElevenLabsSpeechError } from './elevenlabs-speech-error.js';
@@ -122,7 +122,7 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
 
       const timed = config.timestamps ? decodeTimestamped(body) : undefined;
       const audio = timed?.audio ?? body;
-      const durationMs = mp3DurationMs(id, audio);
+      const durationMs = vendorMp3DurationMs(id, audio);
       const alignment = timed?.alignment;
       const visemes = alignment ? visemesFromAlignment(alignment, durationMs) : undefined;
       return {
@@ -155,14 +155,3 @@ function decodeTimestamped(body: Uint8Array): { audio: Uint8Array; alignment: Ch
   return { audio: new Uint8Array(Buffer.from(base64, 'base64')), alignment: alignment ?? undefined };
 }
 
-/** The clip's length from its MP3 frames; a vendor answer that is not MP3 is the vendor's fault. */
-function mp3DurationMs(provider: string, audio: Uint8Array): number {
-  try {
-    return readMp3Info(audio).durationMs;
-  } catch (error) {
-    throw new ProviderError(provider, `returned audio that is not usable MP3: ${error instanceof Error ? error.message : String(error)}`, {
-      isRetryable: false,
-      cause: error,
-    });
-  }
-}

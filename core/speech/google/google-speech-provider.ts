@@ -1,8 +1,8 @@
-import { readMp3Info } from '../../audio/mp3-info.js';
 import { ErrorCode, ProviderError, ServiceError, ValidationError } from '../../errors.js';
 import { resolveHttpSettings, type VendorHttpSettings } from '../../http/http-settings.js';
 import { abortError } from '../../http/read-body.js';
 import { requestVendorBytes } from '../../http/request-vendor-bytes.js';
+import { vendorMp3DurationMs } from '../vendor-mp3-duration.js';
 import { countCharacters, type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
 import { parseGoogleSpeechError } from './google-speech-error.js';
 import { googleVoices, resolveGoogleVoice } from './google-voices.js';
@@ -98,7 +98,7 @@ export function createGoogleSpeechProvider(settings: GoogleSpeechSettings = {}):
       return {
         audio,
         contentType: 'audio/mpeg',
-        durationMs: mp3DurationMs(id, audio),
+        durationMs: vendorMp3DurationMs(id, audio),
         characters: countCharacters(request.text),
         engineVoice: voice.name,
         provider: id,
@@ -123,14 +123,3 @@ function decodeAudioContent(body: Uint8Array): Uint8Array {
   return new Uint8Array(Buffer.from(content, 'base64'));
 }
 
-/** The clip's length from its MP3 frames; a vendor answer that is not MP3 is the vendor's fault. */
-function mp3DurationMs(provider: string, audio: Uint8Array): number {
-  try {
-    return readMp3Info(audio).durationMs;
-  } catch (error) {
-    throw new ProviderError(provider, `returned audio that is not usable MP3: ${error instanceof Error ? error.message : String(error)}`, {
-      isRetryable: false,
-      cause: error,
-    });
-  }
-}

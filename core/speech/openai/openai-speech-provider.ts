@@ -1,8 +1,8 @@
-import { readMp3Info } from '../../audio/mp3-info.js';
-import { ErrorCode, ProviderError, ServiceError, ValidationError } from '../../errors.js';
+import { ErrorCode, ServiceError, ValidationError } from '../../errors.js';
 import { resolveHttpSettings, type VendorHttpSettings } from '../../http/http-settings.js';
 import { abortError } from '../../http/read-body.js';
 import { requestVendorBytes } from '../../http/request-vendor-bytes.js';
+import { vendorMp3DurationMs } from '../vendor-mp3-duration.js';
 import { countCharacters, type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
 import { parseOpenAISpeechError } from './openai-speech-error.js';
 import { openAIVoices, resolveOpenAIVoice } from './openai-voices.js';
@@ -88,7 +88,7 @@ export function createOpenAISpeechProvider(settings: OpenAISpeechSettings = {}):
       return {
         audio,
         contentType: 'audio/mpeg',
-        durationMs: mp3DurationMs(id, audio),
+        durationMs: vendorMp3DurationMs(id, audio),
         characters,
         engineVoice: voice,
         provider: id,
@@ -99,14 +99,3 @@ export function createOpenAISpeechProvider(settings: OpenAISpeechSettings = {}):
   };
 }
 
-/** The clip's length from its MP3 frames; a vendor answer that is not MP3 is the vendor's fault. */
-function mp3DurationMs(provider: string, audio: Uint8Array): number {
-  try {
-    return readMp3Info(audio).durationMs;
-  } catch (error) {
-    throw new ProviderError(provider, `returned audio that is not usable MP3: ${error instanceof Error ? error.message : String(error)}`, {
-      isRetryable: false,
-      cause: error,
-    });
-  }
-}
