@@ -143,7 +143,7 @@ async function measure(target: Target, concurrency: number, perWorker: number): 
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { streams: { type: 'string', default: '400' }, concurrency: { type: 'string', default: '1,50' } } });
+  const { values } = parseArgs({ options: { streams: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '1,50' } } });
   const levels = values.concurrency.split(',').map(Number);
   const service = await start('service');
   const baseline = await start('baseline');
