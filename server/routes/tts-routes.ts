@@ -24,7 +24,7 @@ function answer(ctx: Context, result: Synthesis, service: AvatarService) {
     voice_id: result.voiceId,
     engine_voice: result.engineVoice,
     characters: result.characters,
-    duration_ms: result.durationMs,
+    duration_ms: Math.round(result.durationMs),
   };
   if (ctx.accepts('application/json', 'audio/mpeg') === 'audio/mpeg') {
     ctx.set({
@@ -32,7 +32,7 @@ function answer(ctx: Context, result: Synthesis, service: AvatarService) {
       'Content-Location': metadata.audio_url,
       'X-Speech-Provider': result.provider,
       'X-Speech-Characters': String(result.characters),
-      'X-Audio-Duration-Ms': String(result.durationMs),
+      'X-Audio-Duration-Ms': String(Math.round(result.durationMs)),
     });
     ctx.body = Buffer.from(result.audio.buffer, result.audio.byteOffset, result.audio.byteLength);
     return undefined;
