@@ -40,6 +40,8 @@ export interface AvatarServiceOptions {
   aiFallback?: readonly string[];
   /** Speech engine ids tried in order when the chosen one fails. */
   ttsFallback?: readonly string[];
+  /** Told whenever a fallback provider or engine takes over (the operator should know the first choice fails). */
+  onFallback?: (event: { kind: 'ai' | 'speech'; failed: string; next: string; error: unknown }) => void;
   /** An active conversation with no activity for this long ends with reason `timeout`. */
   conversationIdleTimeoutMs?: number;
   /** Request counting; in-memory by default (one process), Redis-backed for several. */
@@ -91,8 +93,12 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const { store, blobs } = options;
   const avatars = new AvatarCatalog();
   const personas = new PersonaCatalog();
-  const providers = new ProviderRegistry(options.aiProviders, options.defaultAiProvider, options.aiFallback);
-  const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider, options.ttsFallback);
+  const providers = new ProviderRegistry(options.aiProviders, options.defaultAiProvider, options.aiFallback, (e) =>
+    options.onFallback?.({ kind: 'ai', failed: e.failed.provider, next: e.next.provider, error: e.error }),
+  );
+  const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider, options.ttsFallback, (e) =>
+    options.onFallback?.({ kind: 'speech', ...e }),
+  );
   const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
   const usage = new UsageService({ store, clock });
   const conversations = new ConversationService({ store, blobs, clock, ids, avatars, personas, providers, speech, usage });

@@ -115,6 +115,8 @@ export async function createServiceFromConfig(config: ServerConfig): Promise<Ava
     publicUrl: config.publicUrl,
     jwtSecret: config.jwtSecret,
     ...providers,
+    onFallback: ({ kind, failed, next, error }) =>
+      console.warn(`${kind} provider '${failed}' failed (${error instanceof Error ? error.message : String(error)}); '${next}' takes over`),
     conversationIdleTimeoutMs: config.conversationIdleTimeoutMs,
     ids: idsFor(config),
   });

@@ -1,6 +1,7 @@
 import type { AIProvider, ChatModel } from './chat-model.js';
 import { ValidationError } from '../errors.js';
 import { FallbackChatModel } from './fallback-chat-model.js';
+import type { FallbackEvent } from './fallback-chat-model.js';
 
 /**
  * The AI providers known to one service instance, by id. Adding a vendor is one `register` call;
@@ -10,12 +11,14 @@ export class ProviderRegistry {
   readonly #providers = new Map<string, AIProvider>();
   readonly #defaultId: string;
   readonly #fallback: readonly string[];
+  readonly #onFallback: ((event: FallbackEvent) => void) | undefined;
 
   /**
    * `fallback` lists provider ids tried, in order, with their default models, when the chosen
    * provider fails before answering (e.g. `['openai', 'local']`); empty means no fallback.
    */
-  constructor(providers: readonly AIProvider[], defaultId?: string, fallback: readonly string[] = []) {
+  constructor(providers: readonly AIProvider[], defaultId?: string, fallback: readonly string[] = [], onFallback?: (event: FallbackEvent) => void) {
+    this.#onFallback = onFallback;
     for (const provider of providers) this.#providers.set(provider.id, provider);
     for (const id of fallback) {
       if (!this.#providers.has(id)) throw new Error(`AI fallback provider '${id}' is not registered`);
@@ -85,7 +88,7 @@ export class ProviderRegistry {
       .map((id) => this.#providers.get(id)!)
       .filter((p) => p.configured)
       .map((p) => p.chatModel(p.defaultModel));
-    return rest.length === 0 ? chosen : new FallbackChatModel({ models: [chosen, ...rest] });
+    return rest.length === 0 ? chosen : new FallbackChatModel({ models: [chosen, ...rest], ...(this.#onFallback && { onFallback: this.#onFallback }) });
   }
 
   get fallback(): readonly string[] {

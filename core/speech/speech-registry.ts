@@ -1,6 +1,7 @@
 import type { SpeechProvider } from './speech-provider.js';
 import { ValidationError } from '../errors.js';
 import { createFallbackSpeechProvider } from './fallback-speech-provider.js';
+import type { FallbackSpeechSettings } from './fallback-speech-provider.js';
 
 /**
  * `browser` is a speech choice, not an engine: the client speaks with the Web Speech API and the
@@ -13,12 +14,19 @@ export class SpeechRegistry {
   readonly #providers = new Map<string, SpeechProvider>();
   readonly #defaultId: string;
   readonly #fallback: readonly string[];
+  readonly #onFallback: FallbackSpeechSettings['onFallback'];
 
   /**
    * `fallback` lists engine ids tried, in order, when the requested engine fails (e.g.
    * `['openai', 'local']`); empty means no fallback.
    */
-  constructor(providers: readonly SpeechProvider[], defaultId?: string, fallback: readonly string[] = []) {
+  constructor(
+    providers: readonly SpeechProvider[],
+    defaultId?: string,
+    fallback: readonly string[] = [],
+    onFallback?: FallbackSpeechSettings['onFallback'],
+  ) {
+    this.#onFallback = onFallback;
     for (const provider of providers) this.#providers.set(provider.id, provider);
     for (const id of fallback) {
       if (!this.#providers.has(id)) throw new Error(`speech fallback engine '${id}' is not registered`);
@@ -60,7 +68,7 @@ export class SpeechRegistry {
     const engine = this.resolve(id, field);
     if (!engine) return undefined;
     const rest = this.#fallback.filter((other) => other !== id).map((other) => this.#providers.get(other)!);
-    return rest.length === 0 ? engine : createFallbackSpeechProvider({ providers: [engine, ...rest] });
+    return rest.length === 0 ? engine : createFallbackSpeechProvider({ providers: [engine, ...rest], ...(this.#onFallback && { onFallback: this.#onFallback }) });
   }
 
   get fallback(): readonly string[] {
