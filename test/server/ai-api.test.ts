@@ -182,3 +182,33 @@ describe('AI fallback chain and vendor failures', () => {
     }
   });
 });
+
+describe('custom OpenAI-compatible providers from CUSTOM_AI_PROVIDERS', () => {
+  it('registers each under its name with its key and default model, and converses through it', async () => {
+    const streamed = await fixture('openai', 'streamed.chunks.txt');
+    const groq = await startReplayServer(() => ({ headers: sse, chunks: splitBytes(streamed, [33]) }));
+    const t = await startTestServer({
+      providersFromConfig: true,
+      env: { CUSTOM_AI_PROVIDERS: `groq=${groq.url}/openai/v1`, GROQ_API_KEY: 'gsk-test-secret', GROQ_MODEL: 'llama-3.1-8b-instant', DEFAULT_TTS_PROVIDER: 'browser' },
+    });
+    try {
+      const models = (await (await t.request('/v1/models', { auth: null })).json()) as { providers: { id: string; kind: string; configured: boolean; default_model: string }[] };
+      const custom = models.providers.find((p) => p.id === 'groq');
+      assert.deepEqual(custom && { kind: custom.kind, configured: custom.configured, default_model: custom.default_model }, {
+        kind: 'custom',
+        configured: true,
+        default_model: 'llama-3.1-8b-instant',
+      });
+      const { id } = (await (await t.request('/v1/conversations', { method: 'POST', json: { avatar_id: 'kenji-004', ai_provider: 'groq' } })).json()) as { id: string };
+      const reply = (await (await t.request(`/v1/conversations/${id}/messages`, { method: 'POST', json: { content: 'Quiz me!' } })).json()) as { content: string };
+      assert.equal(reply.content, openAIText(streamed));
+      const sent = groq.requests[0]!;
+      assert.equal(sent.url, '/openai/v1/chat/completions');
+      assert.equal(sent.headers.authorization, 'Bearer gsk-test-secret');
+      assert.equal((JSON.parse(sent.body) as { model: string }).model, 'llama-3.1-8b-instant');
+    } finally {
+      await t.close();
+      await groq.close();
+    }
+  });
+});
