@@ -57,16 +57,19 @@ export function demoSessionRoute(): Route {
     body: s.object({
       avatar_id: s.optional(s.string({ min: 1, max: 64 })),
       tts_provider: s.optional(s.string({ min: 1, max: 32 })),
+      conversation_id: s.optional(s.string({ min: 1, max: 64, description: 'Renew the session of this demo conversation' })),
     }),
     async handle({ body, service }) {
       const account = await service.accounts.findAccountByEmail(DEMO_EMAIL);
       const session = await service.sessions.create(
         { accountId: account.id, mode: 'test' },
-        {
-          avatarId: body.avatar_id ?? 'luna-001',
-          ttlS: 3600,
-          ...(body.tts_provider !== undefined && { ttsProvider: body.tts_provider }),
-        },
+        body.conversation_id !== undefined
+          ? { conversationId: body.conversation_id, ttlS: 3600 }
+          : {
+              avatarId: body.avatar_id ?? 'luna-001',
+              ttlS: 3600,
+              ...(body.tts_provider !== undefined && { ttsProvider: body.tts_provider }),
+            },
       );
       return { token: session.token, expires_at: new Date(session.expiresAt).toISOString(), conversation_id: session.conversationId };
     },

@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { signSessionToken } from '../../core/sessions/session-token.js';
 import { scriptedProvider } from '../support/scripted-provider.js';
 import { readSse } from '../support/sse-client.js';
+import { DEMO_EMAIL } from '../../server/dev-bootstrap.js';
 import { startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -197,5 +198,34 @@ describe('CORS and allowed origins', () => {
 
   it('rejects malformed origins when creating a key', async () => {
     await assert.rejects(t.service.accounts.createApiKey(t.accountId, { name: 'x', mode: 'test', allowedOrigins: ['shop.example.com/path'] }), /not an origin/);
+  });
+});
+
+describe('Demo sessions (DEV_BOOTSTRAP)', () => {
+  it('mints a session for a new demo conversation and renews it for the same conversation; absent when bootstrap is off', async () => {
+    const demo = await startTestServer({ env: { DEV_BOOTSTRAP: 'true' } });
+    try {
+      await demo.service.accounts.createAccount({ email: DEMO_EMAIL, password: 'demo-password' });
+      const post = (json: unknown) => demo.request('/demo/session', { method: 'POST', json, auth: null });
+      const first = await post({ avatar_id: 'maya-005' });
+      assert.equal(first.status, 201);
+      const session = (await first.json()) as { token: string; conversation_id: string; expires_at: string };
+      assert.match(session.token, /^sess_/);
+      const renewed = (await (await post({ conversation_id: session.conversation_id })).json()) as { token: string; conversation_id: string };
+      assert.equal(renewed.conversation_id, session.conversation_id);
+      assert.notEqual(renewed.token, session.token);
+      const read = await demo.request(`/v1/conversations/${session.conversation_id}`, { auth: renewed.token });
+      assert.equal(read.status, 200);
+      assert.equal(((await read.json()) as { avatar_id: string }).avatar_id, 'maya-005');
+      assert.equal((await post({ conversation_id: 'conv_00000000000000000000000000' })).status, 404);
+    } finally {
+      await demo.close();
+    }
+    const off = await startTestServer();
+    try {
+      assert.equal((await off.request('/demo/session', { method: 'POST', json: {}, auth: null })).status, 404);
+    } finally {
+      await off.close();
+    }
   });
 });

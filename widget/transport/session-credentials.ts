@@ -81,8 +81,13 @@ export class SessionCredentials {
     return this.fromApiKey(apiKey!);
   }
 
+  /**
+   * POSTs `{avatar_id?, tts_provider?, conversation_id?}`; `conversation_id` is sent once a
+   * conversation exists (a refresh), so the host mints a new token for the same conversation.
+   */
   private async fromHost(url: string): Promise<SessionGrant> {
     const body: Record<string, string> = {};
+    if (this.conversationId) body.conversation_id = this.conversationId;
     if (this.options.avatarId) body.avatar_id = this.options.avatarId;
     if (this.options.ttsProvider) body.tts_provider = this.options.ttsProvider;
     const res = await this.fetch(url, {
