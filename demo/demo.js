@@ -86,7 +86,9 @@ function option(avatar) {
 try {
   const res = await fetch('/v1/avatars');
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  const { avatars } = await res.json();
+  // API_STYLE=envelope wraps resources in {data, meta} with camelCase names.
+  const body = await res.json();
+  const avatars = (body.data ?? body).avatars.map((a) => ({ ...a, preview_url: a.preview_url ?? a.previewUrl }));
   if (!avatars.some((a) => a.id === current) && avatars[0]) current = avatars[0].id;
   const legend = picker.querySelector('legend');
   picker.replaceChildren(legend, ...avatars.map(option));

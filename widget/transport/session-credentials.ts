@@ -142,10 +142,24 @@ export async function readJson(res: Response, what: string): Promise<unknown> {
   if (!res.ok) {
     const error = (json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
     throw new WidgetError(
-      typeof error?.code === 'string' ? error.code : res.status === 401 ? 'unauthorized' : 'http_error',
+      typeof error?.code === 'string' ? error.code.toLowerCase() : res.status === 401 ? 'unauthorized' : 'http_error',
       typeof error?.message === 'string' ? error.message : `${what}: HTTP ${res.status}`,
       res.status,
     );
   }
-  return json;
+  return fromEnvelope(json);
+}
+
+/**
+ * A server run with `API_STYLE=envelope` answers `{data, meta}` with camelCase names; the widget
+ * reads the flat snake_case shape, so unwrap and rename.
+ */
+function fromEnvelope(json: unknown): unknown {
+  if (typeof json !== 'object' || json === null || !('data' in json) || !('meta' in json)) return json;
+  const snake = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(snake);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snake(v)]));
+  };
+  return snake((json as { data: unknown }).data);
 }
