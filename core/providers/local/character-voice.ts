@@ -39,7 +39,7 @@ const TONE_WORDS: Readonly<Record<Exclude<Tone, 'neutral'>, readonly string[]>> 
 const VERTICAL_WORDS: Readonly<Record<Exclude<VerticalKey, 'general'>, readonly string[]>> = {
   education: ['tutor', 'teacher', 'teach', 'lesson', 'learn', 'student', 'school', 'study', 'homework', 'math', 'language coach'],
   support: ['support', 'help desk', 'helpdesk', 'troubleshoot', 'technical', 'customer service', 'account', 'it desk'],
-  sales: ['sales', 'shop', 'store', 'product', 'buy', 'pricing', 'advisor', 'retail', 'deal'],
+  sales: ['sales', 'shop', 'store', 'buy', 'pricing', 'advisor', 'retail', 'deal'],
   healthcare: ['health', 'nurse', 'clinic', 'wellness', 'medical', 'patient', 'care coordinator', 'pharmacy'],
   hospitality: ['hotel', 'concierge', 'restaurant', 'travel', 'guest', 'reception', 'booking', 'resort', 'host'],
   entertainment: ['game', 'story', 'storyteller', 'quiz', 'trivia', 'entertain', 'comedian', 'fun', 'adventure'],
