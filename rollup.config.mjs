@@ -1,7 +1,7 @@
 // Builds the <avatar-chat> widget into one minified ES module with a source map:
 //   dist/widget/avatar-chat.js (+ .map), served by the server at /widget/avatar-chat.js.
 // TypeScript 7 has no JavaScript API, so esbuild transpiles (types are checked by
-// `tsc -p widget/tsconfig.json --noEmit` in `npm run build`).
+// `tsc -p widget/tsconfig.json` in `npm run build`, which also writes dist/widget/types).
 // bench/widget-bundle.ts builds a bare viewer with the same settings (`widgetBuildOptions`).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
