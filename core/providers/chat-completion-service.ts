@@ -52,8 +52,7 @@ export class ChatCompletionService {
   stream(owner: Owner, input: ChatCompletionInput): ChatCompletionStream {
     const providerId = input.provider ?? this.#providers.defaultId;
     this.#providers.requireConfigured(providerId, 'provider');
-    this.#providers.chatModel(providerId, input.model, 'model');
-    const model = this.#providers.chatModelWithFallback(providerId, input.model);
+    const model = this.#providers.chatModelWithFallback(providerId, input.model, 'model');
     const system: string[] = [];
     const messages: ChatMessage[] = [];
     input.messages.forEach((message, i) => {

@@ -89,6 +89,11 @@ export interface AIProvider {
   /** Whether credentials / a URL are present so that calls can succeed. */
   readonly configured: boolean;
   readonly models: readonly ModelInfo[];
+  /**
+   * True when any model name may be asked for (Ollama: whatever the operator pulled; a custom
+   * server: whatever it serves); `models` then lists the known ones only.
+   */
+  readonly anyModel?: boolean;
   readonly defaultModel: string;
   chatModel(modelId?: string): ChatModel;
 }

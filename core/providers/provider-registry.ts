@@ -66,12 +66,11 @@ export class ProviderRegistry {
 
   /**
    * Resolves a provider + optional model to a chat model. The model must be one the provider
-   * lists, except for custom servers and Ollama, whose models are whatever the operator installed.
+   * lists, unless the provider takes any model name (`anyModel`).
    */
   chatModel(providerId: string, modelId?: string, field = 'ai_model'): ChatModel {
     const provider = this.get(providerId);
-    const open = provider.kind === 'custom' || provider.id === 'ollama';
-    if (modelId !== undefined && !open && !provider.models.some((m) => m.id === modelId)) {
+    if (modelId !== undefined && !provider.anyModel && !provider.models.some((m) => m.id === modelId)) {
       throw new ValidationError(
         field,
         `${field} must be one of the models of ${providerId}: ${provider.models.map((m) => m.id).join(', ')}`,
@@ -81,8 +80,8 @@ export class ProviderRegistry {
   }
 
   /** {@link chatModel} followed by the configured fallback providers (configured ones, not repeating it). */
-  chatModelWithFallback(providerId: string, modelId?: string): ChatModel {
-    const chosen = this.chatModel(providerId, modelId);
+  chatModelWithFallback(providerId: string, modelId?: string, field = 'ai_model'): ChatModel {
+    const chosen = this.chatModel(providerId, modelId, field);
     const rest = this.#fallback
       .filter((id) => id !== providerId)
       .map((id) => this.#providers.get(id)!)

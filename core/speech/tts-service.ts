@@ -89,7 +89,6 @@ export class TtsService {
   async preview(owner: Owner, input: { voiceId: string; provider?: string; signal?: AbortSignal }): Promise<Synthesis> {
     const engine = this.#engine(input.provider ?? this.#defaultEngineId(), 'provider');
     const voice = engine.voices().find((v) => v.id === input.voiceId);
-    if (!voice) engine.engineVoiceFor(input.voiceId);
     const language = (voice?.locale ?? input.voiceId).slice(0, 2);
     return this.synthesize(owner, { ...input, provider: engine.id, text: SAMPLES[language] ?? SAMPLES.en! });
   }

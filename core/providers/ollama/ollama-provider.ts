@@ -60,6 +60,7 @@ export function createOllamaProvider(settings: OllamaProviderSettings = {}): AIP
     name: 'Ollama',
     description: 'Open-weight models (Llama, Qwen, Mistral, Gemma…) served by your own Ollama server.',
     kind: 'vendor' as const,
+    anyModel: true,
     configured: settings.baseUrl !== undefined,
     models,
     defaultModel,

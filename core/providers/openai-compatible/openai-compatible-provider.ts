@@ -78,6 +78,7 @@ export function createOpenAICompatibleProvider(settings: OpenAICompatibleProvide
     name: settings.name?.trim() || id,
     description: settings.description ?? `OpenAI-compatible server at ${new URL(config.baseUrl).host}.`,
     kind: 'custom' as const,
+    anyModel: true,
     configured: true,
     models,
     defaultModel,
