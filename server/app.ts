@@ -59,7 +59,7 @@ export function createApp({ service, config, log = defaultLog }: AppOptions): Ko
   const mounted = () => [...v1.map((route) => ({ prefix: '/v1', route })), ...root.map((route) => ({ prefix: '', route }))];
   const openapi = buildOpenApi(mounted().filter(({ route }) => route.tag !== 'demo'), {
     version: paths.version,
-    serverUrl: `${config.publicUrl}/v1`,
+    serverUrl: config.publicUrl,
   });
   v1.push(
     defineRoute({

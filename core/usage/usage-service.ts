@@ -4,6 +4,17 @@ import { ValidationError } from '../errors.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+const startOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
+
+/** `value` if it is a real calendar day (`2026-02-30` is not), else a validation error on `field`. */
+function calendarDay(field: string, value: string): string {
+  const ms = startOf(value);
+  if (!DAY.test(value) || Number.isNaN(ms) || UsageService.dayOf(ms) !== value) {
+    throw new ValidationError(field, `${field} must be a date like 2026-01-31`);
+  }
+  return value;
+}
+
 export interface UsageReport {
   from: string;
   to: string;
@@ -36,13 +47,8 @@ export class UsageService {
 
   /** Usage between two UTC days inclusive (default: the last 30 days). */
   async report(owner: Owner, range: { from?: string; to?: string } = {}): Promise<UsageReport> {
-    const to = range.to ?? UsageService.dayOf(this.#clock.now());
-    const from = range.from ?? UsageService.dayOf(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000);
-    for (const [field, value] of [['from', from], ['to', to]] as const) {
-      if (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-        throw new ValidationError(field, `${field} must be a date like 2026-01-31`);
-      }
-    }
+    const to = range.to === undefined ? UsageService.dayOf(this.#clock.now()) : calendarDay('to', range.to);
+    const from = range.from === undefined ? UsageService.dayOf(startOf(to) - 29 * 86_400_000) : calendarDay('from', range.from);
     if (from > to) throw new ValidationError('from', 'from must not be after to');
     const days = await this.#store.usage.list(owner, from, to);
     const total = days.reduce((sum, d) => ({ aiTokens: sum.aiTokens + d.aiTokens, ttsCharacters: sum.ttsCharacters + d.ttsCharacters }), {

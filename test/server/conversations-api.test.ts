@@ -77,6 +77,7 @@ describe('Conversations API', () => {
     assert.ok(metered.total.tts_characters >= reply.usage.tts_characters);
     assert.deepEqual(metered.days.map((d) => d.date), [today]);
     assert.equal((await t.request('/v1/usage?from=yesterday')).status, 400);
+    for (const bad of ['to=2026-13-45', 'to=2026-02-30', 'from=2026-04-31&to=2026-05-01']) assert.equal((await t.request(`/v1/usage?${bad}`)).status, 400, bad);
 
     const ended = await t.request(`/v1/conversations/${conversation.id}/end`, { method: 'POST' });
     assert.equal(ended.status, 200);

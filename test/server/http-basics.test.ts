@@ -95,6 +95,9 @@ describe('HTTP basics', () => {
     for (const path of ['/v1/avatars', '/v1/avatars/{id}', '/v1/avatars/{id}/model', '/v1/personas', '/v1/personas/{vertical}', '/v1/personas/id/{id}', '/v1/conversations/{id}', '/v1/conversations/{id}/messages', '/v1/conversations/{id}/end', '/health']) {
       assert.ok(doc.paths[path], `${path} is documented`);
     }
+    // A generated client joins the server URL and a path: that must reach the route.
+    const servers = (doc as unknown as { servers: { url: string }[] }).servers;
+    assert.equal((await fetch(`${servers[0]!.url}/v1/avatars`)).status, 200);
   });
 });
 

@@ -40,6 +40,8 @@ export interface TestServerOptions {
    * `aiProviders`, when also given, replace the AI part.
    */
   providersFromConfig?: boolean;
+  /** Receives what the app logs (unexpected errors); discarded unless given. */
+  log?: (message: string, error?: unknown) => void;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const liveKey = (await service.accounts.createApiKey(a.id, { name: 'live A', mode: 'live' })).key;
   const otherKey = (await service.accounts.createApiKey(b.id, { name: 'test B', mode: 'test' })).key;
 
-  server.on('request', createApp({ service, config, log: () => undefined }).callback());
+  server.on('request', createApp({ service, config, log: options.log ?? (() => undefined) }).callback());
   const realtime = attachRealtime(server, service);
 
   return {
