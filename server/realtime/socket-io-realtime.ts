@@ -75,7 +75,7 @@ export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarSe
         reply(ack, { user_message_id: started.userMessage.id });
         for await (const _ of started.events); // relayed to the room by the conversation listener
       } catch (error) {
-        if (ack) fail(ack, error);
+        if (typeof ack === 'function') fail(ack, error);
         else socket.emit('error', errorPayload(error));
       }
     });

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { AvatarService, ClientFrame, ServerFrame } from '../../core/index.js';
-import { isServiceError } from '../../core/index.js';
+import { ServiceError, isServiceError } from '../../core/index.js';
 import { errorPayload } from './socket-io-realtime.js';
 import { admitRealtimeClient } from './realtime-auth.js';
 
@@ -80,26 +80,16 @@ export class WebSocketRealtime {
 
   async #onFrame(ws: WebSocket, owner: { accountId: string; mode: 'live' | 'test' }, conversationId: string, text: string): Promise<void> {
     try {
-      let frame: ClientFrame;
-      try {
-        frame = JSON.parse(text) as ClientFrame;
-      } catch {
-        throw Object.assign(new Error('Frames are JSON: {"type":"message","data":{"content":"…"}} or {"type":"interrupt"}'), { code: 'invalid_request' });
-      }
+      const frame = parseFrame(text);
       if (frame.type === 'interrupt') {
         await this.#service.conversations.interrupt(owner, conversationId);
-      } else if (frame.type === 'message') {
+      } else {
         const content = typeof frame.data?.content === 'string' ? frame.data.content : '';
         const started = await this.#service.conversations.startReply(owner, conversationId, content, { whenBusy: 'interrupt' });
         for await (const _ of started.events); // relayed by the conversation listener
-      } else {
-        throw Object.assign(new Error(`Unknown frame type; send "message" or "interrupt"`), { code: 'invalid_request' });
       }
     } catch (error) {
-      const payload = isServiceError(error)
-        ? errorPayload(error)
-        : { error: { code: (error as { code?: string }).code ?? 'internal_error', message: (error as Error).message } };
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'error', data: payload }));
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'error', data: errorPayload(error) }));
     }
   }
 
@@ -115,6 +105,20 @@ export class WebSocketRealtime {
       }
     }
   }
+}
+
+const FRAME_HINT = 'Frames are JSON: {"type":"message","data":{"content":"…"}} or {"type":"interrupt"}';
+
+function parseFrame(text: string): ClientFrame {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(text);
+  } catch {
+    throw new ServiceError('invalid_request', `Not JSON. ${FRAME_HINT}`);
+  }
+  const type = (frame as { type?: unknown } | null)?.type;
+  if (type !== 'message' && type !== 'interrupt') throw new ServiceError('invalid_request', `Unknown frame type. ${FRAME_HINT}`);
+  return frame as ClientFrame;
 }
 
 function refuse(socket: Duplex, status: number, body: unknown): void {

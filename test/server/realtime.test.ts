@@ -174,4 +174,56 @@ describe('Realtime: socket.io and WebSocket', () => {
     assert.equal(await statusOf(`${base}/v1/conversations/${id}/ws`, { authorization: `Bearer ${t.otherKey}` }), 404);
     assert.equal(await statusOf(`${base}/v1/nowhere`, { authorization: `Bearer ${t.key}` }), 404);
   });
+  it('answers every malformed WebSocket frame with an invalid_request error frame and stays usable', async () => {
+    const id = await conversation();
+    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/v1/conversations/${id}/ws`, { headers: { authorization: `Bearer ${t.key}` } });
+    sockets.push({ close: () => ws.terminate() });
+    const frames: { type: string; data: { error?: { code: string; message: string } } }[] = [];
+    ws.on('message', (raw) => frames.push(JSON.parse(raw.toString()) as (typeof frames)[number]));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const hostile = ['null', '"text"', '42', '[]', '{', '{"type":null}', '{"type":"nope"}', '{"type":{"$ne":1}}', '{"__proto__":{"type":"message"}}'];
+    for (const text of hostile) ws.send(text);
+    ws.send(Buffer.from([0xff, 0xfe, 0x00]));
+    await until(() => frames.length === hostile.length + 1, 'an error frame per malformed frame');
+    for (const frame of frames) {
+      assert.equal(frame.type, 'error');
+      assert.equal(frame.data.error?.code, 'invalid_request', JSON.stringify(frame));
+    }
+    // Well-formed frames with bad content get the same error the REST API gives.
+    frames.length = 0;
+    ws.send(JSON.stringify({ type: 'message', data: null }));
+    ws.send(JSON.stringify({ type: 'message', data: { content: 'x'.repeat(5001) } }));
+    await until(() => frames.length === 2, 'two validation errors');
+    assert.deepEqual(frames.map((f) => f.data.error?.code), ['invalid_request', 'invalid_request']);
+    frames.length = 0;
+    ws.send(JSON.stringify({ type: 'message', data: { content: 'still here?' } }));
+    await until(() => frames.some((f) => f.type === 'done'), 'a reply after the bad frames');
+  });
+
+  it('acks malformed socket.io events with errors, never crashing the connection', async () => {
+    const id = await conversation();
+    const client = socket(t.key);
+    const emit = (event: string, ...args: unknown[]) =>
+      (client.timeout(5000).emitWithAck as (event: string, ...args: unknown[]) => Promise<{ ok: boolean; error?: { code: string } }>)(event, ...args);
+    for (const data of [null, 'text', 42, [], { conversation_id: null }, { conversation_id: { $ne: 1 } }, { conversation_id: 'x'.repeat(10_000) }]) {
+      const ack = await emit('join', data);
+      assert.equal(ack.ok, false, JSON.stringify(data));
+      assert.match(ack.error?.code ?? '', /^(invalid_request|not_found)$/, JSON.stringify(ack));
+    }
+    const early = await emit('message', { content: 'before joining' });
+    assert.deepEqual([early.ok, early.error?.code], [false, 'invalid_request']);
+    assert.equal((await emit('join', { conversation_id: id })).ok, true);
+    for (const data of [null, 'text', { content: 42 }, { content: '' }, { content: 'x'.repeat(5001) }]) {
+      const ack = await emit('message', data);
+      assert.deepEqual([ack.ok, ack.error?.code], [false, 'invalid_request'], JSON.stringify(data));
+    }
+    // Without an acknowledgement callback the error arrives as an `error` event.
+    const events = collect(client);
+    (client.emit as (event: string, ...args: unknown[]) => void)('message', { content: '' }, 'not a callback');
+    await until(() => events.some((e) => e.type === 'error'), 'an error event');
+    (client.emit as (event: string, ...args: unknown[]) => void)('no-such-event', { x: 1 });
+    const sent = await emit('message', { content: 'still connected?' });
+    assert.equal(sent.ok, true, JSON.stringify(sent));
+    await until(() => events.some((e) => e.type === 'done'), 'a reply after the bad events');
+  });
 });
