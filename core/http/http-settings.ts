@@ -26,7 +26,7 @@ export interface HttpTimeouts {
 export interface VendorHttpSettings {
   /** Defaults to the global `fetch`. */
   fetch?: FetchFunction;
-  /** Sleep between retry attempts; defaults to a real, abortable, unref'ed timer. */
+  /** Sleep between retry attempts; defaults to a real, abortable timer. */
   sleep?: Sleep;
   /** Timer for connect / idle timeouts; defaults to an unref'ed `setTimeout`. */
   schedule?: Schedule;
@@ -73,25 +73,29 @@ export const defaultBackoff: Readonly<BackoffPolicy> = Object.freeze({
 });
 export const defaultMaxRetries = 2;
 
-/** A real timer that does not keep the process alive on its own. */
+/** A real timer that does not keep the process alive on its own (the request it guards does). */
 export const realSchedule: Schedule = (ms, callback) => {
   const timer = setTimeout(callback, ms);
   timer.unref?.();
   return () => clearTimeout(timer);
 };
 
-/** A real sleep that ends early (resolving) when the signal aborts; callers check the signal. */
+/**
+ * A real sleep that ends early (resolving) when the signal aborts; callers check the signal. Not
+ * `unref()`ed, unlike the timeouts: a caller awaits the retry, and a script whose only pending
+ * work is that wait must not exit in the middle of it.
+ */
 export const realSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve) => {
     if (signal?.aborted) return resolve();
     const onAbort = (): void => {
-      cancel();
+      clearTimeout(timer);
       resolve();
     };
-    const cancel = realSchedule(ms, () => {
+    const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    });
+    }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { transform } from 'esbuild';
+import { repoRoot } from './support/repo-root.js';
+import { startReplayServer } from './support/replay-server.js';
+import type { ReplayResponse, ReplayServer } from './support/replay-server.js';
+
+const run = promisify(execFile);
+
+/**
+ * The README's "Use the core in your Node app" example, run as a user would run it: the code
+ * block is taken from README.md as it stands, type-stripped, and run with Node inside the
+ * package, so `import … from 'avatar-service'` resolves through the package's own `exports`. The
+ * only edit points OpenAI at a local server that replays its documented stream (there is no
+ * internet here); the example's relative `./data` paths land in a fresh directory.
+ */
+async function readmeExample(): Promise<string> {
+  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Use the core in your Node app'));
+  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(block, 'README has a ts block under "Use the core in your Node app"');
+  return block;
+}
+
+describe('README example: the core in a Node app', () => {
+  let code: string;
+  const servers: ReplayServer[] = [];
+  const dirs: string[] = [];
+
+  before(async () => {
+    const source = await readmeExample();
+    const openai = 'createOpenAIProvider({ apiKey: process.env.OPENAI_API_KEY })';
+    assert.ok(source.includes(openai), 'the example configures OpenAI from OPENAI_API_KEY');
+    const pointed = source.replace(openai, 'createOpenAIProvider({ apiKey: process.env.OPENAI_API_KEY, baseUrl: process.env.OPENAI_BASE_URL })');
+    code = (await transform(pointed, { loader: 'ts', format: 'esm' })).code;
+  });
+  after(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  });
+
+  async function runExample(openai: ReplayResponse): Promise<{ stdout: string; requests: number }> {
+    const vendor = await startReplayServer([openai]);
+    servers.push(vendor);
+    const cwd = await mkdtemp(join(tmpdir(), 'avatar-readme-'));
+    dirs.push(cwd);
+    // Inside the package (dist/ is in it), so the bare specifier resolves to this package.
+    const file = join(repoRoot, 'dist', `readme-example-${Date.now()}-${dirs.length}.mjs`);
+    await writeFile(file, code);
+    try {
+      const { stdout } = await run(process.execPath, [file], {
+        cwd,
+        timeout: 60_000,
+        env: { ...process.env, JWT_SECRET: 'a-test-secret-of-at-least-32-characters!', OPENAI_API_KEY: 'sk-test-readme', OPENAI_BASE_URL: `${vendor.url}/v1` },
+      });
+      return { stdout, requests: vendor.requests.length };
+    } catch (error) {
+      throw new Error(`the example failed: ${(error as { stderr?: string }).stderr ?? String(error)}\nstdout: ${(error as { stdout?: string }).stdout ?? ""}`);
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+
+  it('streams the OpenAI reply and prints an audio URL per sentence', async () => {
+    const chunks = await readFile(join(repoRoot, 'test/core/providers/openai/__fixtures__/streamed.chunks.txt'), 'utf8');
+    const { stdout, requests } = await runExample({ headers: { 'content-type': 'text/event-stream' }, chunks: [chunks] });
+    assert.equal(requests, 1);
+    assert.match(stdout, /^Hi Sam! Café time\?/);
+    const audio = [...stdout.matchAll(/sentence audio: (\S+)/g)].map((m) => m[1]!);
+    assert.ok(audio.length >= 2, stdout);
+    for (const url of audio) assert.match(url, /^https:\/\/avatars\.example\.com\/v1\/audio\/aud_[0-9a-z-]+\.mp3$/);
+  });
+
+  it('answers offline through the fallback when OpenAI is down, as its comment says', async () => {
+    const { stdout, requests } = await runExample({ status: 500, headers: { 'content-type': 'application/json' }, chunks: ['{"error":{"message":"The server had an error","type":"server_error"}}'] });
+    assert.ok(requests >= 1, 'OpenAI was tried first');
+    assert.match(stdout, /Sam/, 'the local engine remembers the name from the message');
+    assert.match(stdout, /sentence audio: https:\/\/avatars\.example\.com\/v1\/audio\/aud_/);
+  });
+});
