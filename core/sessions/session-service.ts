@@ -51,6 +51,9 @@ export class SessionService {
     if (!Number.isInteger(ttlS) || ttlS < 60 || ttlS > SESSION_TTL_MAX_S) {
       throw new ValidationError('ttl_s', `ttl_s must be an integer from 60 to ${SESSION_TTL_MAX_S}`);
     }
+    if (input.conversationId !== undefined && (input.avatarId !== undefined || input.ttsProvider !== undefined)) {
+      throw new ValidationError('conversation_id', 'Give conversation_id (an existing conversation) or avatar_id (a new one), not both');
+    }
     const conversationId = input.conversationId
       ? (await this.#conversations.get(owner, input.conversationId)).id
       : (

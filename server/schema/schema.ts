@@ -90,9 +90,9 @@ export const s = {
     if (rules.max !== undefined) json.maximum = rules.max;
     if (rules.description) json.description = rules.description;
     return schema(json, (value, field) => {
-      // Query strings carry numbers as text.
-      const n = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
-      if (typeof n !== 'number' || !Number.isInteger(n)) throw new ValidationError(field, `${field} must be an integer`);
+      if (typeof value !== 'number') throw new ValidationError(field, `${field} must be an integer, got ${typeName(value)}`);
+      const n = value;
+      if (!Number.isInteger(n)) throw new ValidationError(field, `${field} must be an integer`);
       if (rules.min !== undefined && n < rules.min) throw new ValidationError(field, `${field} must be at least ${rules.min}`);
       if (rules.max !== undefined && n > rules.max) throw new ValidationError(field, `${field} must be at most ${rules.max}`);
       return n;

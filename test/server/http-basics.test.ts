@@ -78,6 +78,14 @@ describe('HTTP basics', () => {
     const array = await t.request('/v1/conversations', { method: 'POST', json: ['luna-001'] });
     assert.equal(array.status, 400);
     assert.match(((await array.json()) as { error: { message: string } }).error.message, /must be a JSON object/);
+    for (const [body, message] of [
+      ['"luna-001"', 'The request body must be a JSON object'],
+      ['null', 'The request body must be a JSON object'],
+      ['{"avatar_id":"luna-001","__proto__":{"x":1}}', 'The request body must not contain a "__proto__" key'],
+    ]) {
+      const res = await t.request('/v1/conversations', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      assert.deepEqual([res.status, await res.json()], [400, { error: { code: 'invalid_request', message } }], body);
+    }
 
     const unknown = await t.request('/v1/conversations', { method: 'POST', json: { avatar_id: 'luna-001', avatar: 'x' } });
     assert.equal(unknown.status, 400);

@@ -83,6 +83,11 @@ describe('Browser session tokens', () => {
   it('validates ttl_s and unknown conversations', async () => {
     assert.equal((await t.request('/v1/sessions', { method: 'POST', json: { ttl_s: 5 } })).status, 400);
     assert.equal((await t.request('/v1/sessions', { method: 'POST', json: { conversation_id: 'conv_00000000000000000000000000' } })).status, 404);
+    assert.equal((await t.request('/v1/sessions', { method: 'POST', json: { ttl_s: '600' } })).status, 400, 'a number in a string is not an integer');
+    const existing = await session();
+    const both = await t.request('/v1/sessions', { method: 'POST', json: { conversation_id: existing.conversation_id, avatar_id: 'luna-001' } });
+    assert.equal(both.status, 400);
+    assert.match(((await both.json()) as { error: { message: string } }).error.message, /not both/);
   });
 });
 
