@@ -81,10 +81,15 @@ export class ConversationService {
     providers.requireConfigured(aiProvider);
     const model = providers.chatModel(aiProvider, input.aiModel);
     const ttsProvider = input.ttsProvider ?? speech.defaultId;
-    speech.resolve(ttsProvider);
+    // A chosen engine must be able to speak; the default may not (the reply then keeps its text).
+    const engine = input.ttsProvider === undefined ? speech.resolve(ttsProvider) : await speech.requireAvailable(ttsProvider);
     const voiceId = input.voiceId ?? avatar.defaultVoice;
-    if (input.voiceId !== undefined && !parseNeural2VoiceId(voiceId)) {
-      throw new ValidationError('voice_id', 'voice_id must look like en-US-Neural2-F (<locale>-Neural2-<letter>)');
+    if (input.voiceId !== undefined) {
+      // The voices `POST /v1/tts` takes for that engine: avatar voices, and the engine's own ids.
+      if (engine) engine.engineVoiceFor(voiceId);
+      else if (!parseNeural2VoiceId(voiceId)) {
+        throw new ValidationError('voice_id', 'voice_id must look like en-US-Neural2-F (<locale>-Neural2-<letter>) with browser speech');
+      }
     }
     const now = clock.now();
     const conversation: ConversationRecord = {

@@ -61,6 +61,18 @@ export class SpeechRegistry {
   }
 
   /**
+   * Validates a `tts_provider` a client chose and checks its engine can speak now (its key is set,
+   * its engine installed); returns the engine, or undefined for `browser`.
+   */
+  async requireAvailable(id: string, field = 'tts_provider'): Promise<SpeechProvider | undefined> {
+    const engine = this.resolve(id, field);
+    if (!engine || (await engine.available().catch(() => false))) return engine;
+    const answers = await Promise.all(this.list().map(async (p) => ((await p.available().catch(() => false)) ? p.id : undefined)));
+    const usable = [...answers.filter((p) => p !== undefined), BROWSER_SPEECH];
+    throw new ValidationError(field, `${field} '${id}' is not available on this server (its API key is not set, or its engine is not installed); available: ${usable.join(', ')}`);
+  }
+
+  /**
    * The engine for `id` followed by the fallback chain (without repeating it), or undefined for
    * `browser`. Validates `id` like {@link resolve}.
    */

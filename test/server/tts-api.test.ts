@@ -124,6 +124,27 @@ describe('text-to-speech routes', () => {
     assert.equal((await t.request('/v1/tts', { method: 'POST', json: { text: 'hi' }, auth: null })).status, 401);
   });
 
+  it('a conversation takes the voices POST /v1/tts takes for its engine, and refuses an engine that cannot speak', async () => {
+    const create = (body: Record<string, unknown>) => t.request('/v1/conversations', { method: 'POST', json: { avatar_id: 'luna-001', ...body } });
+    const refused = await create({ tts_provider: 'elevenlabs' });
+    assert.equal(refused.status, 400);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /^tts_provider 'elevenlabs' is not available .*available: .*google.*browser/);
+    for (const [body, voice] of [
+      [{ tts_provider: 'local', voice_id: 'en-us+m1' }, 'en-us+m1'],
+      [{ tts_provider: 'google', voice_id: 'en-GB-Wavenet-B' }, 'en-GB-Wavenet-B'],
+      [{ tts_provider: 'browser', voice_id: 'en-GB-Neural2-B' }, 'en-GB-Neural2-B'],
+    ] as const) {
+      const res = await create(body);
+      assert.equal(res.status, 201, JSON.stringify(body));
+      assert.equal(((await res.json()) as { config: { voice_id: string } }).config.voice_id, voice);
+    }
+    for (const body of [{ tts_provider: 'local', voice_id: 'xx-XX-Neural2-Z' }, { tts_provider: 'google', voice_id: 'robot' }, { tts_provider: 'browser', voice_id: 'en-us+m1' }]) {
+      const res = await create(body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.match(((await res.json()) as { error: { message: string } }).error.message, /^voice_id /);
+    }
+  });
+
   it('falls back to the next engine when the vendor fails, but a forced vendor route reports the failure', async () => {
     failNext = 3; // the first attempt and both retries
     const res = await t.request('/v1/tts', { method: 'POST', json: { text: 'Fallback please.', provider: 'google' } });

@@ -74,7 +74,7 @@ export function resolveElevenLabsVoice(voiceId: string): ElevenLabsVoiceChoice {
       const known = sameLocale.map((v) => v.id).join(', ');
       throw new ValidationError(
         'voice_id',
-        `${voiceId} is not a known avatar voice; ${known ? `${neural2.locale} has ${known}` : 'see the voice list'}, or pass an ElevenLabs voice id`,
+        `voice_id ${voiceId} is not a known avatar voice; ${known ? `${neural2.locale} has ${known}` : 'see the voice list'}, or pass an ElevenLabs voice id`,
       );
     }
     const rank = sameLocale.filter((v) => v.gender === avatar.gender).findIndex((v) => v.id === voiceId);
@@ -88,7 +88,7 @@ export function resolveElevenLabsVoice(voiceId: string): ElevenLabsVoiceChoice {
   }
   throw new ValidationError(
     'voice_id',
-    `Unsupported voice '${voiceId}'; ElevenLabs takes an avatar voice such as en-US-Neural2-F or an ElevenLabs voice id (20 letters and digits)`,
+    `voice_id '${voiceId}' is not supported: ElevenLabs takes an avatar voice such as en-US-Neural2-F or an ElevenLabs voice id (20 letters and digits)`,
   );
 }
 

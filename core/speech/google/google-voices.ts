@@ -25,7 +25,7 @@ export function resolveGoogleVoice(voiceId: string): GoogleVoiceSelection {
   if (!match) {
     throw new ValidationError(
       'voice_id',
-      `Unsupported voice '${voiceId}'; Google Text-to-Speech takes voice names <locale>-<family>-<variant> such as en-US-Neural2-F (see the voice list)`,
+      `voice_id '${voiceId}' is not supported: Google Text-to-Speech takes voice names <locale>-<family>-<variant> such as en-US-Neural2-F (see the voice list)`,
     );
   }
   return { name: voiceId, languageCode: match[1]! };

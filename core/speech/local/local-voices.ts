@@ -66,13 +66,13 @@ export function resolveLocalVoice(voiceId: string): LocalVoice {
   if (neural2) {
     const entry = locales[neural2.locale];
     if (!entry) {
-      throw new ValidationError('voice_id', `The local speech engine has no voices for locale ${neural2.locale}; it supports ${supportedShapes}`);
+      throw new ValidationError('voice_id', `voice_id ${voiceId}: the local speech engine has no voices for locale ${neural2.locale}; it supports ${supportedShapes}`);
     }
     const gender = entry.letters[neural2.letter];
     if (!gender) {
       throw new ValidationError(
         'voice_id',
-        `${voiceId} is not a known voice; ${neural2.locale} has letters ${Object.keys(entry.letters).join(', ')}`,
+        `voice_id ${voiceId} is not a known voice; ${neural2.locale} has letters ${Object.keys(entry.letters).join(', ')}`,
       );
     }
     const variant = variantOf(entry, neural2.letter);
@@ -88,7 +88,7 @@ export function resolveLocalVoice(voiceId: string): LocalVoice {
       return { id: voiceId, locale, gender, language: language!, variant: `${g}${n}`, engineVoice: voiceId };
     }
   }
-  throw new ValidationError('voice_id', `Unsupported voice '${voiceId}'; the local speech engine supports ${supportedShapes}`);
+  throw new ValidationError('voice_id', `voice_id '${voiceId}' is not supported: the local speech engine supports ${supportedShapes}`);
 }
 
 /** Every Neural2-form voice the local engine speaks, provider `local`. */

@@ -54,7 +54,7 @@ export function resolveOpenAIVoice(voiceId: string, model: string): string {
       const known = sameLocale.map((v) => v.id).join(', ');
       throw new ValidationError(
         'voice_id',
-        `${voiceId} is not a known avatar voice; ${known ? `${neural2.locale} has ${known}` : 'see the voice list'}, or pass an OpenAI voice name`,
+        `voice_id ${voiceId} is not a known avatar voice; ${known ? `${neural2.locale} has ${known}` : 'see the voice list'}, or pass an OpenAI voice name`,
       );
     }
     const rank = sameLocale.filter((v) => v.gender === avatar.gender).findIndex((v) => v.id === voiceId);
@@ -67,7 +67,7 @@ export function resolveOpenAIVoice(voiceId: string, model: string): string {
   const names = openAIVoiceList.filter((v) => usable(v.id)).map((v) => v.id);
   throw new ValidationError(
     'voice_id',
-    `Unsupported voice '${voiceId}'; OpenAI speech (${model}) takes an avatar voice such as en-US-Neural2-F or one of ${names.join(', ')}`,
+    `voice_id '${voiceId}' is not supported: OpenAI speech (${model}) takes an avatar voice such as en-US-Neural2-F or one of ${names.join(', ')}`,
   );
 }
 
