@@ -84,7 +84,10 @@ export function createApp({ service, config, log = defaultLog }: AppOptions): Ko
   });
   app.use(errorHandler({ serializer, ids: service.ids, log }));
   app.use(cors());
-  app.use(mountRoutes(mounted(), { service, config, serializer }).routes());
+  const router = mountRoutes(mounted(), { service, config, serializer });
+  app.use(router.routes());
+  // A known path with another method: 405 with `Allow` (the error handler gives it a body).
+  app.use(router.allowedMethods());
   return app;
 }
 

@@ -19,9 +19,9 @@ interface HttpLikeError {
 
 /**
  * The first middleware: gives every response an `X-Request-Id`, answers unknown routes with a JSON
- * 404, and is the only place that turns errors into HTTP responses. Core errors carry their own
- * status; body-parser errors (too large, bad JSON) are mapped here; anything else is a 500 with no
- * detail.
+ * 404 and known paths called with another method with a JSON 405, and is the only place that
+ * turns errors into HTTP responses. Core errors carry their own status; body-parser errors (too
+ * large, bad JSON) are mapped here; anything else is a 500 with no detail.
  */
 export function errorHandler({ serializer, ids, log }: ErrorHandlerOptions): Middleware {
   return async (ctx, next) => {
@@ -33,6 +33,9 @@ export function errorHandler({ serializer, ids, log }: ErrorHandlerOptions): Mid
       if (ctx.status === 404 && ctx.body === undefined) {
         ctx.status = 404;
         ctx.body = serializer.error('not_found', `No route for ${ctx.method} ${ctx.path}`, requestId);
+      } else if (ctx.status === 405 && ctx.body === undefined) {
+        ctx.status = 405;
+        ctx.body = serializer.error('method_not_allowed', `${ctx.path} does not take ${ctx.method}; it takes ${ctx.response.get('Allow')}`, requestId);
       }
     } catch (error) {
       const { status, code, message, retryAfterS } = describe(error);

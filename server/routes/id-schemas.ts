@@ -2,7 +2,7 @@ import { s } from '../schema/schema.js';
 
 /** Path parameters shared by several routes. */
 export const conversationParams = s.object({
-  id: s.string({ pattern: /^(conv_[0-9a-z]{16,40}|[0-9a-f-]{36})$/, patternHint: 'be a conversation id (conv_…)' }),
+  id: s.string({ pattern: /^(conv_[0-9a-z]{16,40}|[0-9a-f-]{36})$/, patternHint: 'be a conversation id (conv_… or, in the envelope style, a UUID)' }),
 });
 
 export const avatarParams = s.object({

@@ -26,6 +26,14 @@ describe('HTTP basics', () => {
     assert.deepEqual(await a.json(), { error: { code: 'not_found', message: 'No route for GET /v1/nope' } });
   });
 
+  it('405s a known path called with another method, listing the methods it takes', async () => {
+    const res = await t.request('/v1/avatars/luna-001', { method: 'PUT', json: {} });
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get('allow'), 'HEAD, GET');
+    assert.deepEqual(await res.json(), { error: { code: 'method_not_allowed', message: '/v1/avatars/luna-001 does not take PUT; it takes HEAD, GET' } });
+    assert.equal((await t.request('/v1/nope', { method: 'PUT', json: {} })).status, 404);
+  });
+
   it('401s a missing, malformed, unknown or revoked key', async () => {
     const cases: [string | null, RegExp][] = [
       [null, /needs an API key/],
