@@ -4,7 +4,9 @@ import type { AvatarService, KeyMode, Tier } from '../core/index.js';
 import { ServiceError, Tiers, isoTime } from '../core/index.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createServiceFromConfig } from './create-service.js';
+import { DEMO_EMAIL } from './dev-bootstrap.js';
 import { presentApiKey } from './http/present.js';
+import { packagePaths } from './package-paths.js';
 import { startServer } from './start-server.js';
 
 const USAGE = `Usage: avatar-service <command>
@@ -16,6 +18,7 @@ const USAGE = `Usage: avatar-service <command>
   keys list --email E                               list an account's keys (no values)
   keys revoke --id key_…                            revoke a key
   token --email E                                   mint a one-hour account token (JWT)
+  --version                                         print the version
 
 Configured by environment variables (PORT, DATA_DIR, DATABASE_URL, …); see the README.`;
 
@@ -34,8 +37,13 @@ async function main(argv: string[]): Promise<number> {
       id: { type: 'string' },
       test: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
     },
   });
+  if (values.version) {
+    console.log(packagePaths().version);
+    return 0;
+  }
   const command = positionals.join(' ');
   if (values.help || command === '' || command === 'help') {
     console.log(USAGE);
@@ -98,15 +106,21 @@ async function run(service: AvatarService, command: string, values: Record<strin
 
 async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
   const running = await startServer(config);
-  const lines = [`avatar-service listening on ${running.url} — open ${config.publicUrl}/ for the demo`];
+  const lines = [
+    config.devBootstrap
+      ? `avatar-service listening on ${running.url} — open ${config.publicUrl}/ for the demo`
+      : `avatar-service listening on ${running.url} — API at ${config.publicUrl}/v1 (the demo page needs DEV_BOOTSTRAP=true)`,
+  ];
   if (running.bootstrap?.key) {
     lines.push(
       'Development bootstrap (DEV_BOOTSTRAP): created a demo account and a test API key.',
-      `  account: demo@avatar-service.local  password: ${running.bootstrap.password}`,
+      `  account: ${DEMO_EMAIL}  password: ${running.bootstrap.password}`,
       `  API key: ${running.bootstrap.key}   (shown once; it is stored only as a hash)`,
       `  try: curl -H "Authorization: Bearer ${running.bootstrap.key}" -H "Content-Type: application/json" \\`,
       `         -d '{"avatar_id":"luna-001"}' ${config.publicUrl}/v1/conversations`,
     );
+  } else if (running.bootstrap) {
+    lines.push(`Demo account ${DEMO_EMAIL}; another test key: npx avatar-service keys create --email ${DEMO_EMAIL} --name dev --test`);
   }
   console.log(lines.join('\n'));
   const stop = async () => {
@@ -126,7 +140,9 @@ main(process.argv.slice(2)).then(
     if (error instanceof ConfigError || error instanceof UsageError || error instanceof ServiceError) {
       console.error(`avatar-service: ${error.message}`);
     } else if (error instanceof TypeError && /Unknown option|Unexpected argument/.test(error.message)) {
-      console.error(`avatar-service: ${error.message}. Run avatar-service --help`);
+      // Node's parser explains how to pass a positional starting with '-'; name the option only.
+      const option = /Unknown option '([^']+)'/.exec(error.message)?.[1];
+      console.error(`avatar-service: ${option ? `unknown option ${option}` : error.message}. Run avatar-service --help`);
     } else {
       console.error(`avatar-service: ${error instanceof Error ? error.message : String(error)}`);
     }

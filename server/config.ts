@@ -83,7 +83,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     dataDir,
     databaseUrl,
     redisUrl: url(env, 'REDIS_URL'),
-    jwtSecret: env.JWT_SECRET || persistedSecret(dataDir),
+    jwtSecret: jwtSecret(env) ?? persistedSecret(dataDir),
     apiStyle,
     requireKeyForReads: boolean(env, 'REQUIRE_KEY_FOR_READS', false),
     production,
@@ -194,6 +194,14 @@ function duration(env: Env, name: string, fallback: number): number {
   const ms = parseDuration(raw);
   if (ms === undefined || ms <= 0) throw new ConfigError(name, `must be a duration like 30s, 5m or 1h, got '${raw}'`);
   return ms;
+}
+
+/** `JWT_SECRET` when set: long enough that it cannot be guessed offline from a token. */
+function jwtSecret(env: Record<string, string | undefined>): string | undefined {
+  const value = env.JWT_SECRET;
+  if (!value) return undefined;
+  if (value.length < 32) throw new ConfigError('JWT_SECRET', `must be at least 32 characters (got ${value.length}); e.g. openssl rand -base64 32`);
+  return value;
 }
 
 /** A JWT secret generated on first start and kept in the data folder, so tokens survive restarts. */

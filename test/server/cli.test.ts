@@ -69,7 +69,7 @@ describe('CLI', () => {
       [['account', 'create', '--email', 'x@example.com', '--password', 'short'], /at least 8 characters/],
       [['keys', 'list', '--email', 'nobody@example.com'], /No account/],
       [['frobnicate'], /Unknown command 'frobnicate'/],
-      [['keys', 'create', '--bogus'], /Unknown option/],
+      [['keys', 'create', '--bogus'], /^avatar-service: unknown option --bogus\. Run avatar-service --help\n$/],
     ];
     for (const [args, message] of cases) {
       const run = await cli(...args);
@@ -80,16 +80,29 @@ describe('CLI', () => {
     }
   });
 
+  it('prints its version', async () => {
+    const run = await cli('--version');
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /^\d+\.\d+\.\d+\n$/);
+  });
+
   it('stops on bad configuration, naming the variable', async () => {
-    const child = await new Promise<Run>((resolve) => {
-      const p = spawn(process.execPath, [join(repoRoot, 'dist/server/cli.js'), 'migrate'], {
-        env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: 'eighty' },
+    const migrate = (env: Record<string, string>) =>
+      new Promise<Run>((resolve) => {
+        const p = spawn(process.execPath, [join(repoRoot, 'dist/server/cli.js'), 'migrate'], {
+          env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env },
+        });
+        let stderr = '';
+        p.stderr.on('data', (d: Buffer) => (stderr += d));
+        p.on('close', (code) => resolve({ code, stdout: '', stderr }));
       });
-      let stderr = '';
-      p.stderr.on('data', (d: Buffer) => (stderr += d));
-      p.on('close', (code) => resolve({ code, stdout: '', stderr }));
-    });
-    assert.equal(child.code, 1);
-    assert.match(child.stderr, /^avatar-service: PORT: must be an integer/);
+    for (const [env, message] of [
+      [{ PORT: 'eighty' }, /^avatar-service: PORT: must be an integer/],
+      [{ JWT_SECRET: 'short' }, /^avatar-service: JWT_SECRET: must be at least 32 characters/],
+    ] as const) {
+      const child = await migrate(env);
+      assert.equal(child.code, 1);
+      assert.match(child.stderr, message);
+    }
   });
 });
