@@ -86,8 +86,10 @@ export function createApp({ service, config, log = defaultLog }: AppOptions): Ko
   app.use(cors());
   const router = mountRoutes(mounted(), { service, config, serializer });
   app.use(router.routes());
-  // A known path with another method: 405 with `Allow` (the error handler gives it a body).
-  app.use(router.allowedMethods());
+  // An API path called with another method: 405 with `Allow` (the error handler gives it a body).
+  // Only under /v1: at the root, `/demo/:file` would turn an absent `/demo/session` into a 405.
+  const allowedMethods = router.allowedMethods() as Koa.Middleware;
+  app.use((ctx, next) => (ctx.path.startsWith('/v1/') ? allowedMethods(ctx, next) : next()));
   return app;
 }
 

@@ -52,7 +52,7 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
       const principal = ctx.state.principal as Principal | undefined;
       const params = route.params ? route.params.parse(ctx.params, '') : undefined;
       const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
-      const body = route.body ? route.body.parse(ctx.request.body ?? {}, '') : undefined;
+      const body = route.body ? route.body.parse(serializer.request(ctx.request.body ?? {}), '') : undefined;
       const result = await route.handle({ params, query, body, principal, ctx, service, config });
       if (result === undefined) return;
       ctx.status = route.status ?? 200;

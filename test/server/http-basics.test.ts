@@ -142,6 +142,13 @@ describe('HTTP options', () => {
       assert.equal(error.error.code, 'BAD_REQUEST');
       assert.match(error.error.message, /avatar_id is required/);
       assert.match(error.meta.requestId, /^req_/);
+      // Envelope clients may write request fields in camelCase too.
+      for (const json of [{ avatarId: 'maya-005', ttsProvider: 'browser' }, { avatar_id: 'maya-005', tts_provider: 'browser' }]) {
+        const created = await t.request('/v1/conversations', { method: 'POST', json });
+        assert.equal(created.status, 201, JSON.stringify(json));
+        const { data } = (await created.json()) as { data: { avatarId: string; config: { ttsProvider: string } } };
+        assert.deepEqual([data.avatarId, data.config.ttsProvider], ['maya-005', 'browser']);
+      }
     } finally {
       await t.close();
     }
