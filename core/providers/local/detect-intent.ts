@@ -20,6 +20,7 @@ export type Intent =
   | { kind: 'identity' }
   | { kind: 'capabilities' }
   | { kind: 'joke' }
+  | { kind: 'story'; about?: string }
   | { kind: 'weather' }
   | { kind: 'how-are-you' }
   | { kind: 'hobbies'; about?: string }
@@ -63,6 +64,8 @@ const ARE_YOU_AI = /\bare (?:you|u) (?:an? )?(?:real |actual )?(?:ai|a\.i\.?|bot
 const IDENTITY = /\bwho are (?:you|u)\b|\bwhat are (?:you|u)\??$|\bwhat(?:'s| is) your name\b|\byour name\??$|\btell me about yourself\b|\bintroduce yourself\b|\bwho am i (?:talking|speaking|chatting) (?:to|with)\b|\bwho is this\b/;
 const CAPABILITIES = /\bwhat (?:can|could) (?:you|u) do\b|\bwhat are you able to\b|\bwhat do you do\??$|\bhow (?:can|could) you help\b|\bwhat (?:can|could) you help(?: me)? with\b|\bwhat are your (?:skills|abilities|features)\b|^(?:help|help me|i need help|can you help(?: me)?|could you help(?: me)?)[.!?]*$|\bwhat do you offer\b|\bwhat can i ask\b/;
 const JOKE = /\bjokes?\b|\bmake me laugh\b|\bsomething funny\b|\bpun\b|\bcheer me up\b/;
+const STORY = /\b(?:tell|read|give|make up|share|know|want|hear|have)\b.*\bstor(?:y|ies)\b|\bbedtime story\b|\bonce upon a time\b|^(?:a |another )?story\b/;
+const STORY_ABOUT = /\bstor(?:y|ies)\s+(?:about|of|with|featuring)\s+(.+)$/;
 const WEATHER = /\bweather\b|\bforecast\b|\braining\b|\bis it (?:sunny|cold|hot|warm)\b|\bsnowing\b|\btemperature (?:outside|today)\b|\bneed an umbrella\b/;
 const HOW_ARE_YOU = /\bhow are (?:you|u|ya)\b|\bhow(?:'s| is) it going\b|\bhow (?:are|have) you been\b|\bhow(?:'s| is) your day\b|\bwhat's up\b|\bwhats up\b|\bhow do you feel\b|\bhow are things\b|\bhow you doing\b/;
 const HOBBIES = /\bwhat do you (?:like|love|enjoy)\b|\b(?:your|any) (?:hobbies|hobby|favou?rite)\b|\bwhat do you do for fun\b|\bdo you have (?:any )?hobbies\b/;
@@ -129,6 +132,10 @@ export function detectIntent(typed: string, previousAssistant?: string): Detecte
   if (IDENTITY.test(t)) return detected({ kind: 'identity' });
   if (CAPABILITIES.test(t)) return detected({ kind: 'capabilities' });
   if (JOKE.test(t)) return detected({ kind: 'joke' });
+  if (STORY.test(t)) {
+    const about = storyHero(STORY_ABOUT.exec(t)?.[1]);
+    return detected(about === undefined ? { kind: 'story' } : { kind: 'story', about });
+  }
   if (WEATHER.test(t)) return detected({ kind: 'weather' });
   if (HOW_ARE_YOU.test(t)) return detected({ kind: 'how-are-you' });
   const doYouLike = DO_YOU_LIKE.exec(t);
@@ -171,6 +178,22 @@ const PROBLEM_SUBJECT = /\b((?:my|the|our|this|your) [a-z0-9' -]{1,30}?) (?:isn'
 function problemSubject(text: string): string | undefined {
   const match = PROBLEM_SUBJECT.exec(text.replace(/[\u2018\u2019]/g, "'"));
   return match ? reflectPronouns(match[1]!) : undefined;
+}
+
+/**
+ * The hero of "a story about …" as it can be introduced in a sentence: "a dragon", "your cat",
+ * "a family of otters"; undefined when nothing usable is left.
+ */
+function storyHero(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const phrase = reflectPronouns(raw.replace(/[.!?]+$/, '').replace(/\s+(?:please|for me|tonight|today|now)\b.*$/, '').trim());
+  const words = phrase.split(' ').filter(Boolean);
+  if (words.length === 0 || words.length > 6) return undefined;
+  // "The story of your life" is about the avatar: it tells one of its own instead.
+  if (/^(?:my|me|myself|i)$/.test(words[0]!)) return undefined;
+  if (/^(?:a|an|the|some|your|our|his|her|their)$/.test(words[0]!)) return phrase.replace(/^the /, 'a ');
+  if (words.length === 1 && /[^s]s$/.test(phrase)) return `a family of ${phrase}`;
+  return `${/^[aeiou]/.test(phrase) ? 'an' : 'a'} ${phrase}`;
 }
 
 function feelingOf(t: string): Intent | undefined {

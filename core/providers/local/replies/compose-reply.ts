@@ -12,6 +12,7 @@ import {
   recallProfileReply,
 } from './memory-replies.js';
 import { reflectiveReply } from './reflective-replies.js';
+import { storyReply } from './story-replies.js';
 import type { ReplyContext, Sentences } from './reply-context.js';
 import { areYouAiReply, capabilitiesReply, hobbiesReply, identityReply } from './self-replies.js';
 import {
@@ -45,6 +46,7 @@ function replyFor(ctx: ReplyContext, intent: Intent): Sentences {
     case 'identity': return identityReply(ctx);
     case 'capabilities': return capabilitiesReply(ctx);
     case 'joke': return jokeReply(ctx);
+    case 'story': return storyReply(ctx, intent);
     case 'weather': return weatherReply(ctx);
     case 'how-are-you': return howAreYouReply(ctx);
     case 'hobbies': return hobbiesReply(ctx, intent);
@@ -77,13 +79,14 @@ export function composeReply(ctx: ReplyContext): string {
   const { intent, greeted, introducedName } = ctx.message;
   const body = replyFor(ctx, intent);
   const prefix: Sentences = [];
-  const handlesOwnGreeting = intent.kind === 'greeting' || intent.kind === 'introduction' || intent.kind === 'emergency';
+  const handlesOwnGreeting = intent.kind === 'greeting' || intent.kind === 'introduction' || intent.kind === 'emergency' || intent.kind === 'story';
   if (!handlesOwnGreeting) {
     if (introducedName !== undefined) prefix.push(nameAcknowledgement(ctx));
     else if (greeted) prefix.push(greetingPrefix(ctx));
   }
   const safety = SAFETY_CRITICAL.has(intent.kind) || (intent.kind === 'help' && ctx.voice.vertical === 'healthcare');
-  const limit = ctx.voice.concise && !safety ? 2 : 4;
+  // A story is asked for at its length; a concise speaking style does not cut it short.
+  const limit = ctx.voice.concise && !safety && intent.kind !== 'story' ? 2 : 4;
   // A prefix must not push the answer itself out of the limit.
   const sentences = prefix.length > 0 && body.length >= limit ? [...prefix, ...body.slice(0, limit - 1)] : [...prefix, ...body];
   return joinSentences(sentences, limit);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { ManualClock } from '../../../../core/clock.js';
 import { generateText } from '../../../../core/providers/chat-model.js';
 import { createLocalProvider } from '../../../../core/providers/local/index.js';
-import { converse, healthGuide, supportAgent, tutor } from './converse.js';
+import { characters, converse, healthGuide, supportAgent, tutor } from './converse.js';
 
 describe('local engine conversation', () => {
   it('remembers the name across turns and answers "what is my name"', async () => {
@@ -111,6 +111,21 @@ describe('local engine conversation', () => {
     assert.match(replies[1]!, /\?/, 'another joke is told');
     assert.notEqual(replies[1], replies[0]);
     assert.match(replies[2]!, /no more jokes|save the rest|instead|talk about/i);
+  });
+
+  it('tells a whole short story about what was asked for, and a different one next time', async () => {
+    const concierge = characters.find((c) => c?.name === 'Iris');
+    assert.ok(concierge, 'a concise character');
+    for (const character of [tutor, concierge]) {
+      const { replies } = await converse(['Hi! Tell me a long story about a dragon please', 'another story please', 'tell me the story of your life'], character);
+      const sentences = (reply: string) => reply.split(/(?<=[.!?])\s+/).length;
+      assert.match(replies[0]!, /\ba dragon\b/);
+      assert.match(replies[0]!, /\bthe dragon\b/i);
+      assert.equal(sentences(replies[0]!), 4, `a concise style does not cut the story: ${replies[0]}`);
+      assert.doesNotMatch(replies[0]!, /sounds like|tell me a long story/i, 'the request is not parroted back');
+      assert.notEqual(replies[1]!.split('. ')[1], replies[0]!.split('. ')[1], 'the second story is another one');
+      assert.doesNotMatch(replies[2]!, /\bmy life\b/, 'a story about the avatar gets a hero of its own');
+    }
   });
 
   it('is honest about questions it cannot answer and points to a real AI provider', async () => {
