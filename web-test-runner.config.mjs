@@ -50,7 +50,7 @@ function avatarServerPlugin() {
     const { loadConfig, startServer } = await import('./dist/server/index.js');
     const dataDir = await mkdtemp(join(tmpdir(), 'avatar-wtr-'));
     const port = await freePort();
-    const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), DEV_BOOTSTRAP: 'true' });
+    const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), DEV_BOOTSTRAP: 'true', ACCESS_LOG: 'false' });
     const server = await startServer(config);
     return {
       url: server.url,

@@ -22,7 +22,7 @@ const runs = Number(values.runs);
 if (!existsSync(join(repoRoot, 'dist/widget/avatar-chat.js'))) throw new Error('Build the widget first: npm run build');
 
 const dataDir = await mkdtemp(join(tmpdir(), 'avatar-bench-frame-'));
-const server = await startServer(loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(await freePort()), DEV_BOOTSTRAP: 'true' }));
+const server = await startServer(loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(await freePort()), DEV_BOOTSTRAP: 'true', ACCESS_LOG: 'false' }));
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 
 interface Sample {

@@ -2,6 +2,7 @@ import Koa from 'koa';
 import type { AvatarService } from '../core/index.js';
 import { FsBlobStore } from '../core/index.js';
 import type { ServerConfig } from './config.js';
+import { accessLog } from './http/access-log.js';
 import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { mountRoutes } from './http/mount-routes.js';
@@ -26,13 +27,15 @@ export interface AppOptions {
   service: AvatarService;
   config: ServerConfig;
   log?: (message: string, error?: unknown) => void;
+  /** Receives one access-log line per request; none when absent. */
+  accessLog?: (line: string) => void;
 }
 
 /**
  * The Koa application: translation between HTTP and the core, nothing more. Tests mount
  * `app.callback()` on an ephemeral port; `startServer` adds listening and realtime.
  */
-export function createApp({ service, config, log = defaultLog }: AppOptions): Koa {
+export function createApp({ service, config, log = defaultLog, accessLog: writeAccessLog }: AppOptions): Koa {
   const paths = packagePaths();
   const startedAt = Date.now();
   const serializer = createSerializer(config.apiStyle);
@@ -82,6 +85,7 @@ export function createApp({ service, config, log = defaultLog }: AppOptions): Ko
     if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
     log('unhandled server error', error);
   });
+  if (writeAccessLog) app.use(accessLog(writeAccessLog));
   app.use(errorHandler({ serializer, ids: service.ids, log }));
   app.use(cors());
   const router = mountRoutes(mounted(), { service, config, serializer });

@@ -45,6 +45,8 @@ export interface ServerConfig {
   requireKeyForReads: boolean;
   production: boolean;
   devBootstrap: boolean;
+  /** One line per request on stdout when serving (`ACCESS_LOG`, default on). */
+  accessLog: boolean;
   conversationIdleTimeoutMs: number;
   defaultAiProvider: string | undefined;
   defaultTtsProvider: string | undefined;
@@ -88,6 +90,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     requireKeyForReads: boolean(env, 'REQUIRE_KEY_FOR_READS', false),
     production,
     devBootstrap: boolean(env, 'DEV_BOOTSTRAP', !production),
+    accessLog: boolean(env, 'ACCESS_LOG', true),
     conversationIdleTimeoutMs: duration(env, 'CONVERSATION_IDLE_TIMEOUT', 30 * 60_000),
     defaultAiProvider: env.DEFAULT_AI_PROVIDER || undefined,
     defaultTtsProvider: env.DEFAULT_TTS_PROVIDER || undefined,

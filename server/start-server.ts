@@ -25,7 +25,7 @@ export async function startServer(config: ServerConfig, service?: AvatarService)
   const svc = service ?? (await createServiceFromConfig(config));
   await svc.start();
   const bootstrap = config.devBootstrap ? await devBootstrap(svc) : undefined;
-  const app = createApp({ service: svc, config });
+  const app = createApp({ service: svc, config, ...(config.accessLog && { accessLog: (line: string) => void process.stdout.write(`${line}\n`) }) });
   const server = createServer(app.callback());
   const realtime = attachRealtime(server, svc);
   await new Promise<void>((resolve, reject) => {

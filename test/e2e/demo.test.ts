@@ -27,7 +27,7 @@ describe('demo page end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'avatar-e2e-'));
     const port = await freePort();
-    server = await startServer(loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), DEV_BOOTSTRAP: 'true' }));
+    server = await startServer(loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), DEV_BOOTSTRAP: 'true', ACCESS_LOG: 'false' }));
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));

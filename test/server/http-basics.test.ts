@@ -118,6 +118,24 @@ describe('HTTP basics', () => {
 });
 
 describe('HTTP options', () => {
+  it('writes one access-log line per request: time, method, path without query, status, duration, request id', async () => {
+    const lines: string[] = [];
+    const t = await startTestServer({ accessLog: (line) => lines.push(line) });
+    try {
+      const ok = await t.request('/v1/avatars?token=sess_secret', { auth: null });
+      const missing = await t.request('/v1/nope', { auth: null });
+      await Promise.all([ok.text(), missing.text()]);
+      for (let i = 0; i < 50 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(lines.length, 2);
+      assert.match(lines[0]!, /^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/v1\/avatars 200 \d+\.\dms req_[0-9a-z]{26}$/);
+      assert.ok(lines[0]!.endsWith(ok.headers.get('x-request-id')!));
+      assert.match(lines[1]!, / GET \/v1\/nope 404 /);
+      assert.doesNotMatch(lines.join('\n'), /secret/);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('REQUIRE_KEY_FOR_READS makes public reads need a key, but not health', async () => {
     const t = await startTestServer({ env: { REQUIRE_KEY_FOR_READS: 'true' } });
     try {

@@ -42,6 +42,8 @@ export interface TestServerOptions {
   providersFromConfig?: boolean;
   /** Receives what the app logs (unexpected errors); discarded unless given. */
   log?: (message: string, error?: unknown) => void;
+  /** Receives the access log; off unless given. */
+  accessLog?: (line: string) => void;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const liveKey = (await service.accounts.createApiKey(a.id, { name: 'live A', mode: 'live' })).key;
   const otherKey = (await service.accounts.createApiKey(b.id, { name: 'test B', mode: 'test' })).key;
 
-  server.on('request', createApp({ service, config, log: options.log ?? (() => undefined) }).callback());
+  server.on('request', createApp({ service, config, log: options.log ?? (() => undefined), ...(options.accessLog && { accessLog: options.accessLog }) }).callback());
   const realtime = attachRealtime(server, service);
 
   return {
