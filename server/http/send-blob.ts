@@ -60,6 +60,8 @@ function parseRange(header: string, size: number): { start: number; end: number 
     end = size - 1;
   } else {
     start = Number(match[1]);
+    // `bytes=5-2` is not a range at all (RFC 9110 §14.1.1): ignored, the whole file is sent.
+    if (match[2] !== '' && Number(match[2]) < start) return undefined;
     end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
   }
   if (start >= size || start > end) return 'unsatisfiable';

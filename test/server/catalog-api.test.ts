@@ -88,6 +88,11 @@ describe('Audio files', () => {
     const beyond = await fetch(url, { headers: { range: `bytes=${bytes.length + 5}-` } });
     assert.equal(beyond.status, 416);
     assert.equal(beyond.headers.get('content-range'), `bytes */${bytes.length}`);
+    for (const range of ['bytes=20-10', 'bytes=abc', 'items=0-5', 'bytes=0-1,4-5']) {
+      const whole = await fetch(url, { headers: { range } });
+      assert.equal(whole.status, 200, `${range} is ignored`);
+      assert.equal((await whole.arrayBuffer()).byteLength, bytes.length);
+    }
   });
 
   it('404s unknown and malformed names, never reaching outside the audio folder', async () => {
