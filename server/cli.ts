@@ -111,6 +111,9 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
       ? `avatar-service listening on ${running.url} — open ${config.publicUrl}/ for the demo`
       : `avatar-service listening on ${running.url} — API at ${config.publicUrl}/v1 (the demo page needs DEV_BOOTSTRAP=true)`,
   ];
+  if (/^https?:\/\/(?:0\.0\.0\.0|\[::\])[:/]/.test(config.publicUrl)) {
+    lines.push(`Note: PUBLIC_URL is ${config.publicUrl}; set it to the address browsers use (audio and model URLs are built from it).`);
+  }
   if (running.bootstrap?.key) {
     lines.push(
       'Development bootstrap (DEV_BOOTSTRAP): created a demo account and a test API key.',
@@ -139,6 +142,9 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof ConfigError || error instanceof UsageError || error instanceof ServiceError) {
       console.error(`avatar-service: ${error.message}`);
+    } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      const { address, port } = error as { address?: string; port?: number };
+      console.error(`avatar-service: PORT: ${address}:${port} is already in use (another server running?); set PORT to a free port`);
     } else if (error instanceof TypeError && /Unknown option|Unexpected argument/.test(error.message)) {
       // Node's parser explains how to pass a positional starting with '-'; name the option only.
       const option = /Unknown option '([^']+)'/.exec(error.message)?.[1];

@@ -80,6 +80,27 @@ describe('CLI', () => {
     }
   });
 
+  it('says which port is taken when another server holds it', async () => {
+    const { createServer } = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const run = await new Promise<Run>((resolve) => {
+        const p = spawn(process.execPath, [join(repoRoot, 'dist/server/cli.js'), 'serve'], {
+          env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(port), ACCESS_LOG: 'false' },
+        });
+        let stderr = '';
+        p.stderr.on('data', (d: Buffer) => (stderr += d));
+        p.on('close', (code) => resolve({ code, stdout: '', stderr }));
+      });
+      assert.equal(run.code, 1);
+      assert.equal(run.stderr, `avatar-service: PORT: 127.0.0.1:${port} is already in use (another server running?); set PORT to a free port\n`);
+    } finally {
+      holder.close();
+    }
+  });
+
   it('prints its version', async () => {
     const run = await cli('--version');
     assert.equal(run.code, 0);
