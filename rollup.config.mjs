@@ -1,10 +1,12 @@
-// Builds the <avatar-chat> widget into one minified ES module with a source map:
-//   dist/widget/avatar-chat.js (+ .map), served by the server at /widget/avatar-chat.js.
+// Builds the <avatar-chat> widget into a minified ES module with a source map:
+//   dist/widget/avatar-chat.js (+ .map), served by the server at /widget/avatar-chat.js, and the
+//   socket.io client as a chunk beside it (avatar-chat-socket-io-<hash>.js) that the element
+//   imports only when it opens a socket.io connection.
 // TypeScript 7 has no JavaScript API, so esbuild transpiles (types are checked by
 // `tsc -p widget/tsconfig.json` in `npm run build`, which also writes dist/widget/types).
 // bench/widget-bundle.ts builds a bare viewer with the same settings (`widgetBuildOptions`).
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import nodeResolve from '@rollup/plugin-node-resolve';
 import esbuild from 'rollup-plugin-esbuild';
@@ -78,12 +80,26 @@ export function widgetPlugins() {
   ];
 }
 
-/** Rollup input and output options for one ES module bundle. */
+/** socket.io-client and its engine, loaded by the element only for `transport="socket.io"`. */
+const SOCKET_IO = /[\\/]node_modules[\\/](?:socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io[\\/])/;
+
+/**
+ * Rollup input and output options for an ES module entry `file`; modules it imports dynamically
+ * become chunks beside it named `<entry>-<name>-<hash>.js` (the socket.io client: `socket-io`).
+ */
 export function widgetBuildOptions(input, file, extraPlugins = []) {
+  const entry = basename(file, '.js');
   return {
     input,
     plugins: [...widgetPlugins(), ...extraPlugins],
-    output: { file, format: 'es', sourcemap: true, inlineDynamicImports: true },
+    output: {
+      dir: dirname(file),
+      entryFileNames: basename(file),
+      chunkFileNames: `${entry}-[name]-[hash].js`,
+      manualChunks: (id) => (SOCKET_IO.test(id) ? 'socket-io' : undefined),
+      format: 'es',
+      sourcemap: true,
+    },
     onwarn(warning, warn) {
       // three-vrm and three reference `this` at module scope in a few places; harmless in ESM.
       if (warning.code === 'THIS_IS_UNDEFINED') return;
@@ -92,18 +108,28 @@ export function widgetBuildOptions(input, file, extraPlugins = []) {
   };
 }
 
-/** Prints raw and gzip size of the written bundle and its ratio to the budget baseline. */
+/**
+ * Prints the entry's raw and gzip size and its ratio to the budget baseline, and the lazy chunks';
+ * removes chunks of earlier builds from the output folder.
+ */
 function reportSize() {
   return {
     name: 'report-size',
-    writeBundle(options) {
-      const code = readFileSync(options.file);
-      const gzip = gzipSync(code, { level: 9 }).length;
-      const ratio = gzip / BASELINE_GZIP_BYTES;
+    writeBundle(options, bundle) {
       const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+      const gzipOf = (name) => gzipSync(readFileSync(join(options.dir, name)), { level: 9 }).length;
+      const [entry] = Object.values(bundle).filter((file) => file.type === 'chunk' && file.isEntry);
+      const lazy = Object.values(bundle).filter((file) => file.type === 'chunk' && !file.isEntry);
+      const stem = basename(entry.fileName, '.js');
+      for (const name of readdirSync(options.dir)) {
+        if (name.startsWith(`${stem}-`) && !(name in bundle)) rmSync(join(options.dir, name));
+      }
+      const gzip = gzipOf(entry.fileName);
+      const ratio = gzip / BASELINE_GZIP_BYTES;
       const verdict = ratio <= BUDGET_RATIO ? 'within' : 'OVER';
+      const chunks = lazy.map((chunk) => `${chunk.fileName} ${kb(gzipOf(chunk.fileName))} gzip`).join(', ');
       console.log(
-        `widget: ${options.file} ${kb(code.length)} raw, ${kb(gzip)} gzip = ${ratio.toFixed(3)}× the ${kb(BASELINE_GZIP_BYTES)} bare-viewer baseline (${verdict} the ${BUDGET_RATIO}× budget)`,
+        `widget: ${join(options.dir, entry.fileName)} ${kb(entry.code.length)} raw, ${kb(gzip)} gzip = ${ratio.toFixed(3)}× the ${kb(BASELINE_GZIP_BYTES)} bare-viewer baseline (${verdict} the ${BUDGET_RATIO}× budget); loaded on demand: ${chunks || 'nothing'}`,
       );
     },
   };

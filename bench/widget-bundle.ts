@@ -2,7 +2,9 @@
  * Size of the <avatar-chat> bundle against a bare Lit + three + three-vrm viewer (a Lit element
  * that loads a VRM and renders it), both built in this run with the widget's own rollup settings
  * (`widgetBuildOptions` in rollup.config.mjs: node-resolve, esbuild, terser). Budget: the widget
- * at most 1.15× the bare viewer's gzip size (issue 5).
+ * at most 1.15× the bare viewer's gzip size (issue 5). The widget's entry is what a page loads;
+ * the socket.io client is a chunk the element imports when it opens a socket.io connection, so
+ * its size is reported beside the entry's, and with it.
  *
  *   npm run build && node dist/bench/widget-bundle.js
  */
@@ -55,16 +57,27 @@ class BareVrmViewer extends LitElement {
 customElements.define('bare-vrm-viewer', BareVrmViewer);
 `;
 
-async function build(config: WidgetRollupConfig, input: string, file: string): Promise<{ raw: number; gzip: number }> {
+interface BuildSize {
+  raw: number;
+  gzip: number;
+  /** Chunks the entry imports on demand (the socket.io client), gzip bytes by file. */
+  lazyGzip: Record<string, number>;
+}
+
+async function build(config: WidgetRollupConfig, input: string, file: string): Promise<BuildSize> {
   const options = config.widgetBuildOptions(input, file);
   const bundle = await rollup({ ...options, onwarn: () => undefined });
+  let output;
   try {
-    await bundle.write(options.output);
+    ({ output } = await bundle.write(options.output));
   } finally {
     await bundle.close();
   }
-  const code = await readFile(file);
-  return { raw: code.length, gzip: gzipSync(code, { level: 9 }).length };
+  const gzip = (code: string) => gzipSync(code, { level: 9 }).length;
+  const chunks = output.filter((item) => item.type === 'chunk');
+  const entry = chunks.find((chunk) => chunk.isEntry)!;
+  const lazyGzip = Object.fromEntries(chunks.filter((chunk) => !chunk.isEntry).map((chunk) => [chunk.fileName, gzip(chunk.code)]));
+  return { raw: Buffer.byteLength(entry.code), gzip: gzip(entry.code), lazyGzip };
 }
 
 const config = (await import(pathToFileURL(join(repoRoot, 'rollup.config.mjs')).href)) as WidgetRollupConfig;
@@ -78,13 +91,16 @@ const widget = await build(config, join(repoRoot, 'widget/index.ts'), join(work,
 const bare = await build(config, join(work, 'bare-viewer.js'), join(work, 'bare-viewer.bundle.js'));
 const kb = (n: number) => Number((n / 1024).toFixed(1));
 const ratio = widget.gzip / bare.gzip;
+const lazy = Object.values(widget.lazyGzip).reduce((sum, n) => sum + n, 0);
 console.log(
   JSON.stringify(
     {
       benchmark: '<avatar-chat> bundle vs a bare Lit + three + three-vrm viewer, same rollup settings',
       widget_kb: { raw: kb(widget.raw), gzip: kb(widget.gzip) },
+      widget_on_demand_gzip_kb: Object.fromEntries(Object.entries(widget.lazyGzip).map(([name, n]) => [name.replace(/-[\w-]{8}\.js$/, '.js'), kb(n)])),
       bare_viewer_kb: { raw: kb(bare.raw), gzip: kb(bare.gzip) },
       ratio_gzip: Number(ratio.toFixed(3)),
+      ratio_gzip_with_on_demand: Number(((widget.gzip + lazy) / bare.gzip).toFixed(3)),
       ratio_to_documented_baseline: Number((widget.gzip / config.BASELINE_GZIP_BYTES).toFixed(3)),
       budget: config.BUDGET_RATIO,
       within_budget: ratio <= config.BUDGET_RATIO,

@@ -53,15 +53,18 @@ export function demoRoutes(paths: PackagePaths): Route[] {
     defineRoute({
       method: 'get',
       path: '/widget/:file',
-      summary: 'The <avatar-chat> bundle (ES module)',
+      summary: 'The <avatar-chat> bundle (ES module) and the chunks it loads on demand',
       tag: 'demo',
       auth: 'none',
       async handle({ ctx }) {
         const file = String(ctx.params.file);
-        if (!/^avatar-chat\.js(\.map)?$/.test(file)) throw new NotFoundError('file', file);
+        const chunk = /^avatar-chat-[a-z-]+-[\w-]{8}\.js(\.map)?$/.test(file);
+        if (!chunk && !/^avatar-chat\.js(\.map)?$/.test(file)) throw new NotFoundError('file', file);
         ctx.set('Access-Control-Allow-Origin', '*');
-        // Revalidated on every load (ETag), so a redeploy reaches sites at once.
-        await sendBlob(ctx, widget, file, { contentType: typeOf(file), cacheControl: 'public, max-age=0, must-revalidate' });
+        // The entry is revalidated on every load (ETag), so a redeploy reaches sites at once; the
+        // chunks it imports carry a content hash in their names, so they never change.
+        const cacheControl = chunk ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate';
+        await sendBlob(ctx, widget, file, { contentType: typeOf(file), cacheControl });
         return undefined;
       },
     }),

@@ -23,6 +23,7 @@ describe('demo page end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
+  const widgetFiles: { url: string; status: number; cacheControl: string }[] = [];
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'avatar-e2e-'));
@@ -31,6 +32,9 @@ describe('demo page end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('response', (response) => {
+      if (response.url().includes('/widget/')) widgetFiles.push({ url: response.url(), status: response.status(), cacheControl: response.headers()['cache-control'] ?? '' });
+    });
     // Console errors include resources the page's own CSP blocks (e.g. the model's textures).
     page.on('console', (message) => {
       if (message.type() === 'error') pageErrors.push(message.text());
@@ -104,6 +108,10 @@ describe('demo page end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     const snippet = (await page.locator('#snippet').textContent()) ?? '';
     assert.ok(snippet.includes(`${server.url}/widget/avatar-chat.js`));
     assert.ok(snippet.includes('avatar-id="sofia-003"'));
+    // The socket.io client came as its own chunk, cached for good (its name carries its hash).
+    const chunk = widgetFiles.find((file) => /\/widget\/avatar-chat-socket-io-[\w-]{8}\.js$/.test(file.url));
+    assert.ok(chunk, `widget files: ${JSON.stringify(widgetFiles)}`);
+    assert.deepEqual([chunk.status, chunk.cacheControl], [200, 'public, max-age=31536000, immutable']);
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -1,4 +1,3 @@
-import { io } from 'socket.io-client';
 import type { Socket } from 'socket.io-client';
 import type { Ack, ClientToServerEvents, ServerToClientEvents } from '../../core/protocol/realtime-protocol.js';
 import type { SessionCredentials } from './session-credentials.js';
@@ -20,14 +19,28 @@ export class SocketIoTransport implements Transport {
   private readonly events = new TransportEvents();
   private socket: RealtimeSocket | undefined;
   private conversationId: string | undefined;
+  private closed = false;
+  /**
+   * socket.io-client is a chunk of its own (a twentieth of the bundle), fetched when a transport
+   * is made — while the conversation and the avatar load — not with the element, so pages using
+   * `transport="sse"` never download it and the avatar's first frame does not wait for it.
+   */
+  private readonly client: Promise<typeof import('socket.io-client')>;
 
   constructor(
     private readonly server: string,
     private readonly credentials: SessionCredentials,
-  ) {}
+  ) {
+    this.client = import('socket.io-client');
+    this.client.catch(() => undefined); // reported by connect(), if it is called
+  }
 
   async connect(conversationId: string): Promise<WireConversation | undefined> {
     this.conversationId = conversationId;
+    const { io } = await this.client.catch((error: unknown) => {
+      throw new WidgetError('network_error', `Could not load the realtime client: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    if (this.closed) throw new WidgetError('aborted', 'Closed while connecting');
     const url = new URL(this.server);
     const socket: RealtimeSocket = io(url.origin, {
       path: `${url.pathname.replace(/\/$/, '')}/realtime`,
@@ -113,6 +126,7 @@ export class SocketIoTransport implements Transport {
   }
 
   close(): void {
+    this.closed = true;
     this.socket?.removeAllListeners();
     this.socket?.disconnect();
     this.socket = undefined;
