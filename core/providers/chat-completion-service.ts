@@ -60,7 +60,8 @@ export class ChatCompletionService {
       if (message.role === 'system') system.push(message.content);
       else messages.push({ role: message.role, content: message.content });
     });
-    if (messages.length === 0) throw new ValidationError('messages', 'messages must contain at least one user or assistant message');
+    // Every vendor answers a user turn; instructions or an assistant turn alone get nothing to answer.
+    if (!messages.some((message) => message.role === 'user')) throw new ValidationError('messages', 'messages must contain at least one user message');
     const parts = model.stream({
       ...(system.length > 0 && { system: system.join('\n\n') }),
       messages,

@@ -105,7 +105,8 @@ describe('AI routes and vendor providers from configuration', () => {
       [{ provider: 'skynet', messages: [{ role: 'user', content: 'x' }] }, /provider must be one of: .*openai/],
       [{ provider: 'anthropic', messages: [{ role: 'user', content: 'x' }] }, /not configured/],
       [{ messages: [] }, /messages must have at least 1/],
-      [{ messages: [{ role: 'system', content: 'only instructions' }] }, /at least one user or assistant/],
+      [{ messages: [{ role: 'system', content: 'only instructions' }] }, /at least one user message/],
+      [{ messages: [{ role: 'assistant', content: 'Hello there.' }] }, /at least one user message/],
       [{ provider: 'openai', model: 'gpt-99', messages: [{ role: 'user', content: 'x' }] }, /model must be one of/],
       [{ messages: [{ role: 'robot', content: 'x' }] }, /role must be one of/],
     ];
