@@ -51,7 +51,8 @@ export function buildOpenApi(routes: readonly { prefix: string; route: Route }[]
         [status]: {
           description: 'Success',
           content: {
-            'application/json': { schema: route.response ?? { type: 'object' } },
+            // Routes that only send files (audio, models) declare what they produce instead.
+            ...((route.response || !route.produces) && { 'application/json': { schema: route.response ?? { type: 'object' } } }),
             ...Object.fromEntries((route.produces ?? []).map((type) => [type, {}])),
           },
         },

@@ -4,6 +4,7 @@ import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
 import { presentApiKey } from '../http/present.js';
+import { apiKeyCreatedSchema, apiKeyListSchema, deletedSchema, loginSchema } from '../http/resource-schemas.js';
 
 function accountOf(principal: Principal | undefined): string {
   if (principal?.type === 'account') return principal.accountId;
@@ -19,6 +20,7 @@ export function accountRoutes(): Route[] {
       summary: 'Exchange e-mail and password for a one-hour account token',
       tag: 'auth',
       auth: 'none',
+      response: loginSchema.json,
       body: s.object({ email: s.string({ min: 3, max: 320 }), password: s.string({ min: 1, max: 1024 }) }),
       async handle({ body, service }) {
         const { token, expiresAt } = await service.accounts.login(body.email, body.password);
@@ -31,6 +33,7 @@ export function accountRoutes(): Route[] {
       summary: "List the account's API keys (values are never shown again)",
       tag: 'api-keys',
       auth: 'account',
+      response: apiKeyListSchema.json,
       async handle({ principal, service }) {
         return { api_keys: (await service.accounts.listApiKeys(accountOf(principal))).map(presentApiKey) };
       },
@@ -42,6 +45,7 @@ export function accountRoutes(): Route[] {
       tag: 'api-keys',
       auth: 'account',
       status: 201,
+      response: apiKeyCreatedSchema.json,
       body: s.object({
         name: s.string({ min: 1, max: 200, description: 'What the key is for, e.g. "website widget"' }),
         mode: s.optional(s.enum(['live', 'test'] as const, 'Default: test')),
@@ -64,6 +68,7 @@ export function accountRoutes(): Route[] {
       summary: 'Revoke an API key',
       tag: 'api-keys',
       auth: 'account',
+      response: deletedSchema.json,
       params: s.object({ keyId: s.string({ pattern: /^key_[0-9a-z]{16,40}$/, patternHint: 'be an API key id (key_…)' }) }),
       async handle({ params, principal, service }) {
         await service.accounts.revokeApiKey(accountOf(principal), params.keyId);

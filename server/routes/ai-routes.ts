@@ -6,6 +6,7 @@ import type { Route } from '../http/route.js';
 import { ownerOf } from '../http/owner.js';
 import { requestSignal } from '../http/request-signal.js';
 import { SseWriter } from '../http/sse-writer.js';
+import { aiProviderListSchema, chatCompletionSchema, modelListSchema } from '../http/resource-schemas.js';
 
 const presentModels = (provider: AIProvider) =>
   provider.models.map((m) => ({ id: m.id, name: m.name, context_window: m.contextWindow, capabilities: m.capabilities }));
@@ -51,6 +52,7 @@ export function aiRoutes(service: AvatarService): Route[] {
       summary: 'AI providers and their models, configured here or not',
       tag: 'ai',
       auth: 'public',
+      response: modelListSchema.json,
       async handle({ service }) {
         const defaultId = service.providers.defaultId;
         return {
@@ -65,6 +67,7 @@ export function aiRoutes(service: AvatarService): Route[] {
       summary: 'AI providers with capabilities and whether each is configured',
       tag: 'ai',
       auth: 'api_key',
+      response: aiProviderListSchema.json,
       async handle({ service }) {
         const defaultId = service.providers.defaultId;
         return { providers: service.providers.list().map((p) => presentProvider(p, defaultId)) };
@@ -77,6 +80,7 @@ export function aiRoutes(service: AvatarService): Route[] {
       tag: 'ai',
       auth: 'api_key',
       body: chatBody,
+      response: chatCompletionSchema.json,
       produces: ['text/event-stream'],
       async handle({ body, principal, ctx, service }) {
         const owner = ownerOf(principal);

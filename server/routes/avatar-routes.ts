@@ -5,6 +5,7 @@ import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
 import { presentAvatar, presentAvatarDetail } from '../http/present.js';
 import { avatarParams } from './id-schemas.js';
+import { avatarDetailSchema, avatarListSchema, avatarModelSchema } from '../http/resource-schemas.js';
 
 /** Avatar presets: list, detail and the 3D model record. */
 export function avatarRoutes(assetsDir: string): Route[] {
@@ -15,6 +16,7 @@ export function avatarRoutes(assetsDir: string): Route[] {
       summary: 'List avatars',
       tag: 'avatars',
       auth: 'public',
+      response: avatarListSchema.json,
       async handle({ service }) {
         return { avatars: service.avatars.list().map((a) => presentAvatar(a, service.urls)) };
       },
@@ -26,6 +28,7 @@ export function avatarRoutes(assetsDir: string): Route[] {
       tag: 'avatars',
       auth: 'public',
       params: avatarParams,
+      response: avatarDetailSchema.json,
       async handle({ params, service }) {
         return presentAvatarDetail(service.avatars.get(params.id), service.urls);
       },
@@ -37,6 +40,7 @@ export function avatarRoutes(assetsDir: string): Route[] {
       tag: 'avatars',
       auth: 'public',
       params: avatarParams,
+      response: avatarModelSchema.json,
       async handle({ params, service }) {
         const avatar = service.avatars.get(params.id);
         const file = await stat(join(assetsDir, `${avatar.id}.vrm`)).catch(() => undefined);

@@ -8,6 +8,7 @@ import { presentConversation, presentConversationCreated, presentMessage } from 
 import { requestSignal } from '../http/request-signal.js';
 import { streamReplyAsSse } from '../http/sse-reply.js';
 import { conversationParams } from './id-schemas.js';
+import { conversationCreatedSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageSchema } from '../http/resource-schemas.js';
 
 /** Conversations: create, read, end, delete, and send messages (JSON or SSE). */
 export function conversationRoutes(service: AvatarService): Route[] {
@@ -34,6 +35,7 @@ export function conversationRoutes(service: AvatarService): Route[] {
       auth: 'api_key',
       body: createBody,
       status: 201,
+      response: conversationCreatedSchema.json,
       async handle({ body, principal }) {
         const conversation = await service.conversations.create(ownerOf(principal), {
           avatarId: body.avatar_id,
@@ -54,6 +56,7 @@ export function conversationRoutes(service: AvatarService): Route[] {
       tag: 'conversations',
       auth: 'conversation',
       params: conversationParams,
+      response: conversationWithMessagesSchema.json,
       async handle({ params, principal }) {
         const { conversation, messages } = await service.conversations.getWithMessages(ownerOf(principal), params.id);
         return presentConversation(conversation, messages, service.urls);
@@ -66,6 +69,7 @@ export function conversationRoutes(service: AvatarService): Route[] {
       tag: 'conversations',
       auth: 'api_key',
       params: conversationParams,
+      response: deletedSchema.json,
       async handle({ params, principal }) {
         await service.conversations.delete(ownerOf(principal), params.id);
         return { deleted: true };
@@ -78,6 +82,7 @@ export function conversationRoutes(service: AvatarService): Route[] {
       tag: 'conversations',
       auth: 'conversation',
       params: conversationParams,
+      response: conversationSchema.json,
       async handle({ params, principal }) {
         return presentConversation(await service.conversations.end(ownerOf(principal), params.id));
       },
@@ -90,6 +95,7 @@ export function conversationRoutes(service: AvatarService): Route[] {
       auth: 'conversation',
       params: conversationParams,
       body: messageBody,
+      response: messageSchema.json,
       produces: ['text/event-stream'],
       async handle({ params, body, principal, ctx }) {
         const owner = ownerOf(principal);

@@ -1,10 +1,6 @@
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
-
-const healthResponse = {
-  type: 'object',
-  properties: { status: { const: 'ok' }, version: { type: 'string' }, uptime_s: { type: 'integer' } },
-};
+import { healthSchema } from '../http/resource-schemas.js';
 
 /** `GET /health`: for load balancers and monitors; checks the database answers. */
 export function healthRoute(version: string, startedAt: number): Route {
@@ -14,7 +10,7 @@ export function healthRoute(version: string, startedAt: number): Route {
     summary: 'Health check',
     tag: 'health',
     auth: 'none',
-    response: healthResponse,
+    response: healthSchema.json,
     async handle({ service }) {
       await service.store.accounts.count();
       return { status: 'ok', version, uptime_s: Math.floor((Date.now() - startedAt) / 1000) };

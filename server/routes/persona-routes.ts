@@ -3,6 +3,7 @@ import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
 import { presentPersona } from '../http/present.js';
+import { personaListSchema, personaSchema, personaVerticalSchema } from '../http/resource-schemas.js';
 
 /** Persona presets: all, by vertical, by id. */
 export function personaRoutes(): Route[] {
@@ -13,6 +14,7 @@ export function personaRoutes(): Route[] {
       summary: 'List persona presets',
       tag: 'personas',
       auth: 'public',
+      response: personaListSchema.json,
       async handle({ service }) {
         return { personas: service.personas.list().map(presentPersona) };
       },
@@ -24,6 +26,7 @@ export function personaRoutes(): Route[] {
       tag: 'personas',
       auth: 'public',
       params: s.object({ id: s.string({ pattern: /^[a-z0-9-]{1,64}$/, patternHint: 'be a persona id' }) }),
+      response: personaSchema.json,
       async handle({ params, service }) {
         return presentPersona(service.personas.get(params.id));
       },
@@ -35,6 +38,7 @@ export function personaRoutes(): Route[] {
       tag: 'personas',
       auth: 'public',
       params: s.object({ vertical: s.string({ max: 64, description: `One of ${Verticals.join(', ')}` }) }),
+      response: personaVerticalSchema.json,
       async handle({ params, service }) {
         return { vertical: params.vertical, personas: service.personas.ofVertical(params.vertical).map(presentPersona) };
       },

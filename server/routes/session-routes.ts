@@ -4,11 +4,7 @@ import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
 import { ownerOf } from '../http/owner.js';
 import { DEMO_EMAIL } from '../dev-bootstrap.js';
-
-const sessionResponse = {
-  type: 'object',
-  properties: { token: { type: 'string' }, expires_at: { type: 'string', format: 'date-time' }, conversation_id: { type: 'string' } },
-};
+import { sessionSchema } from '../http/resource-schemas.js';
 
 /** `POST /v1/sessions`: trade an API key for a browser session token scoped to one conversation. */
 export function sessionRoutes(): Route[] {
@@ -20,7 +16,7 @@ export function sessionRoutes(): Route[] {
       tag: 'sessions',
       auth: 'api_key',
       status: 201,
-      response: sessionResponse,
+      response: sessionSchema.json,
       body: s.object({
         avatar_id: s.optional(s.string({ min: 1, max: 64, description: 'Avatar of the new conversation when conversation_id is omitted' })),
         conversation_id: s.optional(s.string({ min: 1, max: 64, description: 'An existing conversation; omit to create one' })),
@@ -54,6 +50,7 @@ export function demoSessionRoute(): Route {
     tag: 'demo',
     auth: 'none',
     status: 201,
+    response: sessionSchema.json,
     body: s.object({
       avatar_id: s.optional(s.string({ min: 1, max: 64 })),
       tts_provider: s.optional(s.string({ min: 1, max: 32 })),

@@ -6,6 +6,7 @@ import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
 import { ownerOf } from '../http/owner.js';
 import { requestSignal } from '../http/request-signal.js';
+import { ttsSynthesisSchema, voiceListSchema } from '../http/resource-schemas.js';
 
 /** The vendors that get a route of their own (`POST /v1/tts/<vendor>`). */
 export const TTS_VENDOR_ROUTES = ['google', 'elevenlabs', 'openai'] as const;
@@ -58,6 +59,7 @@ export function ttsRoutes(service: AvatarService): Route[] {
       tag: 'tts',
       auth: 'public',
       query: s.object({ provider: s.optional(s.enum(engines)) }),
+      response: voiceListSchema.json,
       async handle({ query, service }) {
         const voices = service.tts.voices(query.provider);
         const available = Object.fromEntries(await Promise.all(service.speech.list().map(async (p) => [p.id, await p.available()] as const)));
@@ -81,6 +83,7 @@ export function ttsRoutes(service: AvatarService): Route[] {
       tag: 'tts',
       auth: 'api_key',
       body: synthesizeBody,
+      response: ttsSynthesisSchema.json,
       produces: ['audio/mpeg'],
       async handle({ body, principal, ctx, service }) {
         const result = await service.tts.synthesize(ownerOf(principal), {
@@ -99,6 +102,7 @@ export function ttsRoutes(service: AvatarService): Route[] {
       tag: 'tts',
       auth: 'api_key',
       body: s.object({ voice_id: voiceId, provider: s.optional(s.enum(engines)) }),
+      response: ttsSynthesisSchema.json,
       produces: ['audio/mpeg'],
       async handle({ body, principal, ctx, service }) {
         const result = await service.tts.preview(ownerOf(principal), {
@@ -117,6 +121,7 @@ export function ttsRoutes(service: AvatarService): Route[] {
         tag: 'tts',
         auth: 'api_key',
         body: vendorBody,
+        response: ttsSynthesisSchema.json,
         produces: ['audio/mpeg'],
         async handle({ body, principal, ctx, service }) {
           const result = await service.tts.synthesize(ownerOf(principal), {

@@ -2,6 +2,7 @@ import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
 import { ownerOf } from '../http/owner.js';
+import { usageReportSchema } from '../http/resource-schemas.js';
 
 const day = s.string({ pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'be a date like 2026-01-31' });
 
@@ -15,6 +16,7 @@ export function usageRoutes(): Route[] {
       tag: 'usage',
       auth: 'api_key',
       query: s.object({ from: s.optional(day), to: s.optional(day) }),
+      response: usageReportSchema.json,
       async handle({ query, principal, service }) {
         const report = await service.usage.report(ownerOf(principal), {
           ...(query.from !== undefined && { from: query.from }),

@@ -158,6 +158,19 @@ export const s = {
   optional<T>(inner: Schema<T>): Schema<T | undefined> {
     return schema(inner.json, (value, field) => (value === undefined ? undefined : inner.parse(value, field)), true);
   },
+
+  /**
+   * `null` or the inner value: a field that is always present but may be empty (`ended_at`). The
+   * description moves up beside `anyOf`, where documentation tools and client generators read it.
+   */
+  nullable<T>(inner: Schema<T>): Schema<T | null> {
+    const { description, ...json } = inner.json;
+    return schema(
+      { anyOf: [json, { type: 'null' }], ...(description !== undefined && { description }) },
+      (value, field) => (value === null ? null : inner.parse(value, field)),
+      inner.isOptional,
+    );
+  },
 };
 
 type OptionalKeys<Shape> = { [K in keyof Shape]: Shape[K] extends Schema<infer T> ? (undefined extends T ? K : never) : never }[keyof Shape];

@@ -1,0 +1,264 @@
+import type {
+  AIProvider,
+  ConversationStatus,
+  FinishReason,
+  KeyMode,
+  MessageRole,
+  MessageStatus,
+  ModelCapability,
+  Voice,
+} from '../../core/index.js';
+import { AvatarAnimations, Verticals } from '../../core/index.js';
+import { s } from '../schema/schema.js';
+
+/**
+ * Success bodies of the JSON routes (flat style), for the OpenAPI document. They are written with
+ * the request DSL so that test/server/response-schemas.test.ts can `parse` real responses with
+ * them: a field the server sends but the document lacks (or the reverse) fails that test.
+ */
+
+/**
+ * Every member of the core union `U`, checked both ways by the compiler: a value core adds or
+ * drops breaks the build here instead of silently leaving the document behind.
+ */
+const every =
+  <U extends string>() =>
+  <const V extends readonly U[]>(values: V & ([Exclude<U, V[number]>] extends [never] ? unknown : never)): V =>
+    values;
+
+const time = (description: string) => s.string({ format: 'date-time', description });
+const nullableTime = (description: string) => s.nullable(time(description));
+const url = (description: string) => s.string({ format: 'uri', description });
+const count = (description: string) => s.integer({ min: 0, description });
+
+const usage = s.object(
+  {
+    ai_tokens: count('AI tokens, prompt and completion'),
+    tts_characters: count('Characters synthesized to speech'),
+  },
+  'Metered usage',
+);
+
+export const healthSchema = s.object({
+  status: s.enum(['ok'] as const),
+  version: s.string({ description: 'Version of the server package' }),
+  uptime_s: count('Seconds since the server started'),
+});
+
+export const deletedSchema = s.object({ deleted: s.boolean('Always true') });
+
+// Avatars and personas
+
+const avatarFields = {
+  id: s.string({ description: 'e.g. luna-001' }),
+  name: s.string(),
+  description: s.string(),
+  preview_url: url('PNG preview'),
+  model_url: url('VRM 1.0 model'),
+  default_voice: s.string({ description: 'Voice id used unless a conversation picks another, e.g. en-US-Neural2-F' }),
+  tags: s.array(s.string()),
+};
+
+export const avatarSchema = s.object(avatarFields, 'An avatar preset');
+
+export const avatarListSchema = s.object({ avatars: s.array(avatarSchema) });
+
+export const avatarDetailSchema = s.object(
+  {
+    ...avatarFields,
+    animations: s.object(
+      {
+        idle: s.enum(AvatarAnimations.idle),
+        talking: s.enum(AvatarAnimations.talking),
+        thinking: s.enum(AvatarAnimations.thinking),
+      },
+      'The animation the widget plays in each state',
+    ),
+    voice: s.object({ default: s.string(), alternatives: s.array(s.string()) }),
+    traits: s.object({ personality: s.string(), speaking_style: s.string() }),
+  },
+  'An avatar preset with its animations, voices and traits',
+);
+
+export const avatarModelSchema = s.object({
+  id: s.string(),
+  model_url: url('VRM 1.0 model'),
+  format: s.enum(['vrm'] as const),
+  spec_version: s.enum(['1.0'] as const),
+  size_bytes: count('Size of the model file'),
+});
+
+export const personaSchema = s.object(
+  {
+    id: s.string(),
+    name: s.string(),
+    vertical: s.enum(Verticals),
+    description: s.string(),
+    system_prompt: s.string({ description: 'Instructions the AI gets in this role' }),
+    greeting: s.string({ description: 'Opening line' }),
+    traits: s.array(s.string()),
+    suggested_avatar_id: s.string(),
+  },
+  'A persona preset: a role an avatar can play',
+);
+
+export const personaListSchema = s.object({ personas: s.array(personaSchema) });
+
+export const personaVerticalSchema = s.object({ vertical: s.enum(Verticals), personas: s.array(personaSchema) });
+
+// Conversations
+
+export const messageSchema = s.object(
+  {
+    id: s.string({ description: 'msg_…' }),
+    role: s.enum(every<MessageRole>()(['user', 'assistant'])),
+    content: s.string({ description: 'The text; for an interrupted reply, what was said before the cut' }),
+    audio_url: s.optional(s.nullable(url('Assistant messages only: the reply as MP3; null without server speech'))),
+    audio_error: s.optional(s.string({ description: 'Assistant messages only, present when speech synthesis failed' })),
+    status: s.optional(
+      s.enum(every<MessageStatus>()(['complete', 'interrupted']), 'Assistant messages only; interrupted: cut off (client gone, barge-in)'),
+    ),
+    created_at: time('When the message was stored'),
+    usage,
+  },
+  'A message of a conversation',
+);
+
+const createdFields = {
+  id: s.string({ description: 'conv_…' }),
+  avatar_id: s.string(),
+  status: s.enum(every<ConversationStatus>()(['active', 'ended'])),
+  created_at: time('When the conversation was created'),
+  persona_id: s.nullable(s.string({ description: 'Persona preset the avatar plays, if any' })),
+  config: s.object(
+    { ai_provider: s.string(), ai_model: s.string(), tts_provider: s.string(), voice_id: s.string() },
+    'The engines and voice the conversation uses, defaults resolved',
+  ),
+};
+
+const conversationFields = {
+  ...createdFields,
+  updated_at: time('Last change'),
+  ended_at: nullableTime('When it ended; null while active'),
+  end_reason: s.optional(s.string({ description: 'Present once ended: ended (by the client) or timeout (idle)' })),
+  usage,
+};
+
+export const conversationCreatedSchema = s.object(createdFields, 'A new conversation');
+
+export const conversationSchema = s.object(conversationFields, 'A conversation with its usage');
+
+export const conversationWithMessagesSchema = s.object(
+  { ...conversationFields, messages: s.array(messageSchema, { description: 'Oldest first' }) },
+  'A conversation with its messages and usage',
+);
+
+export const sessionSchema = s.object({
+  token: s.string({ description: 'sess_… bearer token for this one conversation' }),
+  expires_at: time('When the token stops working'),
+  conversation_id: s.string({ description: 'The conversation the token is scoped to' }),
+});
+
+export const usageReportSchema = s.object({
+  from: s.string({ format: 'date', description: 'First UTC day of the report' }),
+  to: s.string({ format: 'date', description: 'Last UTC day of the report' }),
+  total: usage,
+  days: s.array(
+    s.object({ date: s.string({ format: 'date' }), ai_tokens: count('AI tokens'), tts_characters: count('Characters synthesized') }),
+    { description: 'Days with usage only, oldest first' },
+  ),
+});
+
+// AI
+
+const capabilities = s.array(
+  s.enum(every<ModelCapability>()(['chat', 'streaming', 'system-prompt', 'vision', 'tools', 'offline'])),
+);
+
+const providerFields = {
+  id: s.string({ description: 'What to pass as provider / ai_provider' }),
+  name: s.string(),
+  description: s.string(),
+  kind: s.enum(every<AIProvider['kind']>()(['offline', 'vendor', 'custom'])),
+  configured: s.boolean('Whether its key or URL is set here, so calls can succeed'),
+  default: s.boolean('Whether it is used when no provider is given'),
+  default_model: s.string(),
+  capabilities,
+};
+
+export const aiProviderListSchema = s.object({ providers: s.array(s.object(providerFields)) });
+
+export const modelListSchema = s.object({
+  default_provider: s.string(),
+  providers: s.array(
+    s.object({
+      ...providerFields,
+      models: s.array(s.object({ id: s.string(), name: s.string(), context_window: count('In tokens'), capabilities })),
+    }),
+  ),
+});
+
+export const chatCompletionSchema = s.object({
+  id: s.string({ description: 'chat_…' }),
+  provider: s.string({ description: 'The provider that answered' }),
+  model: s.string({ description: 'The model that answered' }),
+  content: s.string(),
+  finish_reason: s.enum(every<FinishReason>()(['stop', 'length', 'content-filter', 'aborted', 'error', 'other'])),
+  usage: s.object({
+    prompt_tokens: count('Input tokens'),
+    completion_tokens: count('Output tokens'),
+    ai_tokens: count('prompt_tokens + completion_tokens, as metered'),
+  }),
+});
+
+// Speech
+
+export const voiceListSchema = s.object({
+  voices: s.array(
+    s.object({
+      id: s.string({ description: 'What to pass as voice_id, e.g. en-US-Neural2-F' }),
+      name: s.string(),
+      locale: s.string(),
+      gender: s.enum(every<Voice['gender']>()(['female', 'male', 'neutral'])),
+      provider: s.string({ description: 'The speech engine' }),
+      engine_voice: s.string({ description: 'What the engine speaks this voice with' }),
+      available: s.boolean('Whether the engine can synthesize here'),
+    }),
+  ),
+});
+
+export const ttsSynthesisSchema = s.object({
+  audio_url: url('The MP3'),
+  provider: s.string({ description: 'The engine that spoke (differs from the one asked for after a fallback)' }),
+  voice_id: s.string(),
+  engine_voice: s.string(),
+  characters: count('Characters billed'),
+  duration_ms: count('Length of the audio'),
+});
+
+// Accounts and keys
+
+export const loginSchema = s.object({
+  token: s.string({ description: 'Account token (JWT) for the key management routes' }),
+  expires_at: time('When the token stops working'),
+});
+
+const apiKeyFields = {
+  id: s.string({ description: 'key_…' }),
+  name: s.string(),
+  mode: s.enum(every<KeyMode>()(['live', 'test'])),
+  redacted: s.string({ description: 'The key with all but its last 4 characters hidden, e.g. svc_test_…a1b2' }),
+  allowed_origins: s.nullable(s.array(s.string(), { description: 'Browser origins allowed to use the key; null: any' })),
+  created_at: time('When the key was created'),
+  last_used_at: nullableTime('Last authenticated request; null if never used'),
+  revoked_at: nullableTime('null while the key works'),
+};
+
+export const apiKeySchema = s.object(apiKeyFields, 'An API key (its value is never shown again)');
+
+export const apiKeyListSchema = s.object({ api_keys: s.array(apiKeySchema) });
+
+export const apiKeyCreatedSchema = s.object(
+  { ...apiKeyFields, key: s.string({ description: 'The key itself: shown in this response only' }) },
+  'A new API key with its value',
+);
