@@ -63,6 +63,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
   const openapi = buildOpenApi(mounted().filter(({ route }) => route.tag !== 'demo'), {
     version: paths.version,
     serverUrl: config.publicUrl,
+    serializer,
   });
   v1.push(
     defineRoute({

@@ -1,15 +1,5 @@
 import type { Route } from './http/route.js';
-
-const errorSchema = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
-      required: ['code', 'message'],
-    },
-  },
-};
+import type { Serializer } from './http/serializer.js';
 
 const security: Record<string, unknown> = {
   none: [],
@@ -23,7 +13,11 @@ const security: Record<string, unknown> = {
  * The OpenAPI 3.1 document, built from the same route definitions and schemas that validate
  * requests, so the two cannot drift apart.
  */
-export function buildOpenApi(routes: readonly { prefix: string; route: Route }[], info: { version: string; serverUrl: string }) {
+export function buildOpenApi(
+  routes: readonly { prefix: string; route: Route }[],
+  info: { version: string; serverUrl: string; serializer: Serializer },
+) {
+  const { serializer } = info;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { prefix, route } of routes) {
     const path = (prefix + route.path).replace(/:([A-Za-z]+)/g, '{$1}');
@@ -52,11 +46,11 @@ export function buildOpenApi(routes: readonly { prefix: string; route: Route }[]
           description: 'Success',
           content: {
             // Routes that only send files (audio, models) declare what they produce instead.
-            ...((route.response || !route.produces) && { 'application/json': { schema: route.response ?? { type: 'object' } } }),
+            ...((route.response || !route.produces) && { 'application/json': { schema: serializer.successSchema(route.response ?? { type: 'object' }) } }),
             ...Object.fromEntries((route.produces ?? []).map((type) => [type, {}])),
           },
         },
-        default: { description: 'Error', content: { 'application/json': { schema: errorSchema } } },
+        default: { description: 'Error', content: { 'application/json': { schema: serializer.errorSchema } } },
       },
     };
   }

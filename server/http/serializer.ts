@@ -1,4 +1,5 @@
 import type { ApiStyle } from '../config.js';
+import type { JsonSchema } from '../schema/schema.js';
 
 /**
  * The one place that decides the response style (DESIGN.md §6). Routes produce flat snake_case
@@ -9,7 +10,18 @@ export interface Serializer {
   error(code: string, message: string, requestId: string): unknown;
   /** A request body in the route schemas' snake_case: envelope clients may send camelCase. */
   request(body: unknown): unknown;
+  /** The JSON Schema of a success body in this style, from the route's (flat) resource schema. */
+  successSchema(resource: JsonSchema): JsonSchema;
+  /** The JSON Schema of an error body in this style. */
+  readonly errorSchema: JsonSchema;
 }
+
+const errorFields: JsonSchema = {
+  type: 'object',
+  properties: { code: { type: 'string' }, message: { type: 'string' } },
+  required: ['code', 'message'],
+};
+const meta: JsonSchema = { type: 'object', properties: { requestId: { type: 'string' } }, required: ['requestId'] };
 
 export function createSerializer(style: ApiStyle): Serializer {
   if (style === 'flat') {
@@ -17,12 +29,16 @@ export function createSerializer(style: ApiStyle): Serializer {
       success: (resource) => resource,
       error: (code, message) => ({ error: { code, message } }),
       request: (body) => body,
+      successSchema: (resource) => resource,
+      errorSchema: { type: 'object', properties: { error: errorFields }, required: ['error'] },
     };
   }
   return {
     success: (resource, requestId) => ({ data: camelize(resource), meta: { requestId } }),
     error: (code, message, requestId) => ({ error: { code: envelopeCode(code), message }, meta: { requestId } }),
     request: snakeize,
+    successSchema: (resource) => ({ type: 'object', properties: { data: camelizeSchema(resource), meta }, required: ['data', 'meta'] }),
+    errorSchema: { type: 'object', properties: { error: errorFields, meta }, required: ['error', 'meta'] },
   };
 }
 
@@ -34,8 +50,22 @@ function camelize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(camelize);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()), camelize(v)]),
+    Object.entries(value).map(([k, v]) => [camelName(k), camelize(v)]),
   );
+}
+
+const camelName = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** A flat resource schema with its property names camel-cased, as `camelize` does to bodies. */
+function camelizeSchema(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...schema };
+  if (schema.properties) {
+    out.properties = Object.fromEntries(Object.entries(schema.properties as Record<string, JsonSchema>).map(([k, v]) => [camelName(k), camelizeSchema(v)]));
+  }
+  if (Array.isArray(schema.required)) out.required = (schema.required as string[]).map(camelName);
+  if (schema.items) out.items = camelizeSchema(schema.items as JsonSchema);
+  if (Array.isArray(schema.anyOf)) out.anyOf = (schema.anyOf as JsonSchema[]).map(camelizeSchema);
+  return out;
 }
 
 function snakeize(value: unknown): unknown {

@@ -160,6 +160,14 @@ describe('HTTP options', () => {
       assert.equal(error.error.code, 'BAD_REQUEST');
       assert.match(error.error.message, /avatar_id is required/);
       assert.match(error.meta.requestId, /^req_/);
+      // The OpenAPI document describes this style: wrapped, camel-cased, with the same fields as the body.
+      const doc = (await (await t.request('/v1/openapi.json', { auth: null })).json()) as {
+        paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: { properties: Record<string, { properties: Record<string, unknown>; required?: string[] }> } }> }> }>>;
+      };
+      const documented = doc.paths['/v1/avatars/{id}']!.get!.responses['200']!.content['application/json']!.schema.properties;
+      assert.deepEqual(Object.keys(documented.data!.properties).sort(), Object.keys(body.data).sort());
+      assert.ok(documented.data!.required!.includes('defaultVoice'));
+      assert.deepEqual(Object.keys(documented.meta!.properties), ['requestId']);
       // Envelope clients may write request fields in camelCase too.
       for (const json of [{ avatarId: 'maya-005', ttsProvider: 'browser' }, { avatar_id: 'maya-005', tts_provider: 'browser' }]) {
         const created = await t.request('/v1/conversations', { method: 'POST', json });
