@@ -135,6 +135,15 @@ export class AccountService {
     return this.#deps.store.apiKeys.listByAccount(accountId);
   }
 
+  /** One page of the account's keys, oldest first, after the key `startingAfter` (a cursor). */
+  async pageApiKeys(accountId: string, page: { limit: number; startingAfter?: string }): Promise<{ keys: ApiKeyRecord[]; hasMore: boolean }> {
+    const keys = await this.#deps.store.apiKeys.listByAccount(accountId, {
+      limit: page.limit + 1,
+      ...(page.startingAfter !== undefined && { after: page.startingAfter }),
+    });
+    return { keys: keys.slice(0, page.limit), hasMore: keys.length > page.limit };
+  }
+
   /** Revokes a key of `accountId`; another account's key is "not found". Idempotent. */
   async revokeApiKey(accountId: string, keyId: string): Promise<ApiKeyRecord> {
     const { store, clock } = this.#deps;

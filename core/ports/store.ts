@@ -93,7 +93,8 @@ export interface ApiKeyRepository {
   findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
   findById(accountId: string, id: string): Promise<ApiKeyRecord | undefined>;
   findByIdAnyAccount(id: string): Promise<ApiKeyRecord | undefined>;
-  listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
+  /** The account's keys, oldest first; with `page`, at most `limit` of those whose id sorts after `after`. */
+  listByAccount(accountId: string, page?: { limit: number; after?: string }): Promise<ApiKeyRecord[]>;
   revoke(id: string, at: number): Promise<void>;
   touch(id: string, at: number): Promise<void>;
 }

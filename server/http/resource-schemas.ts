@@ -256,7 +256,10 @@ const apiKeyFields = {
 
 export const apiKeySchema = s.object(apiKeyFields, 'An API key (its value is never shown again)');
 
-export const apiKeyListSchema = s.object({ api_keys: s.array(apiKeySchema) });
+export const apiKeyListSchema = s.object({
+  api_keys: s.array(apiKeySchema, { description: 'Oldest first' }),
+  has_more: s.boolean('More keys follow: ask again with starting_after set to the last id'),
+});
 
 export const apiKeyCreatedSchema = s.object(
   { ...apiKeyFields, key: s.string({ description: 'The key itself: shown in this response only' }) },

@@ -34,8 +34,16 @@ export function accountRoutes(): Route[] {
       tag: 'api-keys',
       auth: 'account',
       response: apiKeyListSchema.json,
-      async handle({ principal, service }) {
-        return { api_keys: (await service.accounts.listApiKeys(accountOf(principal))).map(presentApiKey) };
+      query: s.object({
+        limit: s.optional(s.integer({ min: 1, max: 100, text: true, description: 'Keys per page, 1 to 100; default 100' })),
+        starting_after: s.optional(s.string({ pattern: /^key_[0-9a-z]{16,40}$/, patternHint: 'be an API key id (key_…)', description: 'Cursor: the last id of the previous page' })),
+      }),
+      async handle({ query, principal, service }) {
+        const { keys, hasMore } = await service.accounts.pageApiKeys(accountOf(principal), {
+          limit: query.limit ?? 100,
+          ...(query.starting_after !== undefined && { startingAfter: query.starting_after }),
+        });
+        return { api_keys: keys.map(presentApiKey), has_more: hasMore };
       },
     }),
     defineRoute({

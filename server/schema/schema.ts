@@ -84,14 +84,15 @@ export const s = {
     });
   },
 
-  integer(rules: { min?: number; max?: number; description?: string } = {}): Schema<number> {
+  /** `text`: also digits in a string, as query strings carry numbers; bodies take JSON numbers only. */
+  integer(rules: { min?: number; max?: number; description?: string; text?: boolean } = {}): Schema<number> {
     const json: JsonSchema = { type: 'integer' };
     if (rules.min !== undefined) json.minimum = rules.min;
     if (rules.max !== undefined) json.maximum = rules.max;
     if (rules.description) json.description = rules.description;
     return schema(json, (value, field) => {
-      if (typeof value !== 'number') throw new ValidationError(field, `${field} must be an integer, got ${typeName(value)}`);
-      const n = value;
+      const n = rules.text && typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
+      if (typeof n !== 'number') throw new ValidationError(field, `${field} must be an integer, got ${typeName(value)}`);
       if (!Number.isInteger(n)) throw new ValidationError(field, `${field} must be an integer`);
       if (rules.min !== undefined && n < rules.min) throw new ValidationError(field, `${field} must be at least ${rules.min}`);
       if (rules.max !== undefined && n > rules.max) throw new ValidationError(field, `${field} must be at most ${rules.max}`);

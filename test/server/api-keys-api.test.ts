@@ -18,6 +18,29 @@ describe('Sign-in and API keys', () => {
   });
   after(() => t.close());
 
+  it('pages the key list with limit and starting_after', async () => {
+    for (const name of ['page 1', 'page 2', 'page 3']) {
+      assert.equal((await t.request('/v1/api-keys', { method: 'POST', json: { name }, auth: jwt })).status, 201);
+    }
+    type Page = { api_keys: { id: string }[]; has_more: boolean };
+    const all = (await (await t.request('/v1/api-keys', { auth: jwt })).json()) as Page;
+    assert.equal(all.has_more, false);
+    const ids = all.api_keys.map((k) => k.id);
+    assert.deepEqual(ids, [...ids].sort(), 'oldest first');
+    const seen: string[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = (await (await t.request(`/v1/api-keys?limit=2${cursor && `&starting_after=${cursor}`}`, { auth: jwt })).json()) as Page;
+      seen.push(...page.api_keys.map((k) => k.id));
+      if (!page.has_more) break;
+      cursor = page.api_keys.at(-1)!.id;
+    }
+    assert.deepEqual(seen, ids);
+    for (const query of ['limit=0', 'limit=101', 'limit=two', 'starting_after=nope']) {
+      assert.equal((await t.request(`/v1/api-keys?${query}`, { auth: jwt })).status, 400, query);
+    }
+  });
+
   it('rejects a wrong password like an unknown e-mail', async () => {
     for (const json of [{ email: 'a@example.com', password: 'nope-nope' }, { email: 'z@example.com', password: 'password-a' }]) {
       const res = await t.request('/v1/auth/login', { method: 'POST', json, auth: null });

@@ -141,14 +141,11 @@ function apiKeyRepository(db: Kysely<Database>): ApiKeyRepository {
       const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toApiKey(row);
     },
-    async listByAccount(accountId) {
-      const rows = await db
-        .selectFrom('api_keys')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .orderBy('id')
-        .execute();
-      return rows.map(toApiKey);
+    async listByAccount(accountId, page) {
+      let query = db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('id');
+      if (page?.after !== undefined) query = query.where('id', '>', page.after);
+      if (page) query = query.limit(page.limit);
+      return (await query.execute()).map(toApiKey);
     },
     async revoke(id, at) {
       await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();

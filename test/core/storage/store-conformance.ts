@@ -98,6 +98,21 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       assert.equal((await store.apiKeys.listByAccount(account.id)).length, 1);
     });
 
+    it('pages an account\'s keys oldest first after a cursor', async () => {
+      const owner = newAccount('pages@example.com');
+      await store.accounts.create(owner);
+      const ids = ['key_01a', 'key_01b', 'key_01c', 'key_01d', 'key_01e'];
+      for (const [i, id] of ids.entries()) {
+        await store.apiKeys.create({ id, accountId: owner.id, name: id, mode: 'test', hash: String(i).repeat(64), last4: 'abcd', allowedOrigins: null, createdAt: i, lastUsedAt: null, revokedAt: null });
+      }
+      const idsOf = (keys: { id: string }[]) => keys.map((k) => k.id);
+      assert.deepEqual(idsOf(await store.apiKeys.listByAccount(owner.id)), ids);
+      assert.deepEqual(idsOf(await store.apiKeys.listByAccount(owner.id, { limit: 2 })), ids.slice(0, 2));
+      assert.deepEqual(idsOf(await store.apiKeys.listByAccount(owner.id, { limit: 2, after: 'key_01b' })), ids.slice(2, 4));
+      assert.deepEqual(idsOf(await store.apiKeys.listByAccount(owner.id, { limit: 10, after: 'key_01d' })), ['key_01e']);
+      assert.deepEqual(await store.apiKeys.listByAccount(owner.id, { limit: 10, after: 'key_01e' }), []);
+    });
+
     it('conversations are visible only to their owner and mode', async () => {
       const other = newAccount('other@example.com');
       await store.accounts.create(other);
