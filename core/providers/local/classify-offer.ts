@@ -5,6 +5,7 @@
  */
 export type Offer =
   | 'joke'
+  | 'story'
   | 'wellbeing'
   | 'practice'
   | 'steps'
@@ -17,6 +18,7 @@ export type Offer =
 const OFFER_PATTERNS: ReadonlyArray<readonly [Offer, RegExp]> = [
   ['wellbeing', /\bhow (?:are|about) you\b|\bhow are you (?:doing|feeling)\b|\bhow(?:'s| is) your day\b|\bhow have you been\b/i],
   ['joke', /\bjoke\b|\banother one\b|\bsomething funny\b|\bmake you laugh\b/i],
+  ['story', /\bstor(?:y|ies)\b/i],
   ['anything-else', /\banything else\b|\bsomething else\b/i],
   ['practice', /\bquiz\b|\bpractice\b|\bexercise\b|\btest yourself\b/i],
   ['steps', /\bstep by step\b|\bwalk you through\b|\bsteps\b|\bbasics\b|\bchecklist\b|\btroubleshoot/i],

@@ -39,6 +39,7 @@ export type Intent =
   | { kind: 'introduction' }
   | { kind: 'preference'; like: string }
   | { kind: 'location'; place: string }
+  | { kind: 'request' }
   | { kind: 'question'; text: string; topic?: string }
   | { kind: 'statement'; text: string };
 
@@ -63,7 +64,9 @@ const DATE = /\bwhat (?:day|date) is (?:it|today)\b|\bwhat's (?:the date|today's
 const ARE_YOU_AI = /\bare (?:you|u) (?:an? )?(?:real |actual )?(?:ai|a\.i\.?|bot|robot|chat ?bot|machine|computer|program|human|person|real|alive|sentient|conscious|llm|language model|chatgpt|gpt|artificial)\b|\bam i (?:talking|speaking|chatting) (?:to|with) (?:an? )?(?:ai|bot|robot|human|person|real person|machine|computer)\b|\bis this (?:an? )?(?:ai|bot|robot|real person|human)\b|\bare you (?:for )?real\b/;
 const IDENTITY = /\bwho are (?:you|u)\b|\bwhat are (?:you|u)\??$|\bwhat(?:'s| is) your name\b|\byour name\??$|\btell me about yourself\b|\bintroduce yourself\b|\bwho am i (?:talking|speaking|chatting) (?:to|with)\b|\bwho is this\b/;
 const CAPABILITIES = /\bwhat (?:can|could) (?:you|u) do\b|\bwhat are you able to\b|\bwhat do you do\??$|\bhow (?:can|could) you help\b|\bwhat (?:can|could) you help(?: me)? with\b|\bwhat are your (?:skills|abilities|features)\b|^(?:help|help me|i need help|can you help(?: me)?|could you help(?: me)?)[.!?]*$|\bwhat do you offer\b|\bwhat can i ask\b/;
-const JOKE = /\bjokes?\b|\bmake me laugh\b|\bsomething funny\b|\bpun\b|\bcheer me up\b/;
+const JOKE = /\bjokes?\b|\bmake me laugh\b|\bsomething funny\b|\bpun\b|\bcheer me up\b|\briddles?\b/;
+/** A task asked of the avatar ("write me a poem", "can you translate …"), read after the ones it can do. */
+const REQUEST = /^(?:(?:please|so|ok|okay|hey|now)[, ]+)?(?:(?:can|could|would|will) (?:you|u) (?:please )?)?(?:give|tell|write|translate|play|sing|make|create|draw|compose|read|list|name|describe|summari[sz]e|plan|order|search|look up|find|invent|generate|calculate)\b/;
 const STORY = /\b(?:tell|read|give|make up|share|know|want|hear|have)\b.*\bstor(?:y|ies)\b|\bbedtime story\b|\bonce upon a time\b|^(?:a |another )?story\b/;
 const STORY_ABOUT = /\bstor(?:y|ies)\s+(?:about|of|with|featuring)\s+(.+)$/;
 const WEATHER = /\bweather\b|\bforecast\b|\braining\b|\bis it (?:sunny|cold|hot|warm)\b|\bsnowing\b|\btemperature (?:outside|today)\b|\bneed an umbrella\b/;
@@ -166,6 +169,7 @@ export function detectIntent(typed: string, previousAssistant?: string): Detecte
   if (place !== undefined) return detected({ kind: 'location', place });
   if (introducedName !== undefined) return detected({ kind: 'introduction' });
   if (greeted && words <= 8) return detected({ kind: 'greeting' });
+  if (REQUEST.test(t)) return detected({ kind: 'request' });
   if (t.endsWith('?') || QUESTION_START.test(t)) {
     return detected(topic === undefined ? { kind: 'question', text } : { kind: 'question', text, topic });
   }

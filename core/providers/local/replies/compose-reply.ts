@@ -1,7 +1,7 @@
 import type { Intent } from '../detect-intent.js';
 import { joinSentences } from '../spoken-text.js';
 import { helpReply, healthReply, emergencyReply, yesReply, noReply } from './help-replies.js';
-import { arithmeticReply, jokeReply, timeReply, unknownQuestionReply, weatherReply } from './knowledge-replies.js';
+import { arithmeticReply, jokeReply, requestReply, timeReply, unknownQuestionReply, weatherReply } from './knowledge-replies.js';
 import {
   introductionReply,
   locationReply,
@@ -65,6 +65,7 @@ function replyFor(ctx: ReplyContext, intent: Intent): Sentences {
     case 'introduction': return introductionReply(ctx);
     case 'preference': return preferenceReply(ctx, intent);
     case 'location': return locationReply(ctx, intent);
+    case 'request': return requestReply(ctx);
     case 'question': return unknownQuestionReply(ctx, intent);
     case 'statement': return reflectiveReply(ctx, intent);
   }
@@ -86,7 +87,8 @@ export function composeReply(ctx: ReplyContext): string {
   }
   const safety = SAFETY_CRITICAL.has(intent.kind) || (intent.kind === 'help' && ctx.voice.vertical === 'healthcare');
   // A story is asked for at its length; a concise speaking style does not cut it short.
-  const limit = ctx.voice.concise && !safety && intent.kind !== 'story' ? 2 : 4;
+  const story = intent.kind === 'story' || (intent.kind === 'yes' && intent.offer === 'story');
+  const limit = ctx.voice.concise && !safety && !story ? 2 : 4;
   // A prefix must not push the answer itself out of the limit.
   const sentences = prefix.length > 0 && body.length >= limit ? [...prefix, ...body.slice(0, limit - 1)] : [...prefix, ...body];
   return joinSentences(sentences, limit);

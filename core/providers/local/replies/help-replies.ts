@@ -3,6 +3,7 @@ import { EMERGENCY_LINES, HEALTH_SAFETY_LINES, verticalGuide } from '../vertical
 import { jokeReply } from './knowledge-replies.js';
 import type { ReplyContext, Sentences } from './reply-context.js';
 import { fill, lastTopic, say } from './reply-context.js';
+import { storyReply } from './story-replies.js';
 
 /**
  * Help in the avatar's line of work: an opening, one concrete next step, and a follow-up question,
@@ -59,6 +60,8 @@ export function yesReply(ctx: ReplyContext, intent: Extract<Intent, { kind: 'yes
   switch (intent.offer) {
     case 'joke':
       return jokeReply(ctx).slice(1);
+    case 'story':
+      return storyReply(ctx, { kind: 'story' });
     case 'anything-else':
       return [say(ctx, ['Of course, what else is on your mind?', 'Sure, go ahead, what would you like to ask?'])];
     case 'generic':

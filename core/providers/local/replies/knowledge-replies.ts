@@ -53,6 +53,20 @@ export function jokeReply(ctx: ReplyContext): Sentences {
   return [say(ctx, ctx.tone.jokeIntro), ctx.pick.pick(JOKES), say(ctx, ['Want to hear another one?', 'Shall I tell you another one?'])];
 }
 
+/** A task the engine cannot do (a poem, a translation, a fact): said plainly, with what it can do instead. */
+export function requestReply(ctx: ReplyContext): Sentences {
+  const abilities = listPhrase(ctx.guide.capabilities.slice(0, 2), 'or');
+  return [
+    say(ctx, ["I'd like to, but that's beyond me here{user}.", "That's not something I can do well here{user}.", "I wish I could help with that one{user}."]),
+    say(ctx, [
+      "I'm a small offline engine without general knowledge, so writing, translating and looking things up are out of my reach.",
+      "I run offline on simple rules, so I can't write, translate or look things up the way a full AI model would.",
+    ]),
+    say(ctx, [`What I can do is ${abilities}.`, `I can ${abilities}, though.`]),
+    say(ctx, ['With a full AI provider connected, the operator can make this avatar do much more.', 'The site operator can connect a full AI provider for tasks like that.']),
+  ];
+}
+
 /** An open question the engine cannot answer: honest, helpful, and pointing to a real AI provider. */
 export function unknownQuestionReply(ctx: ReplyContext, intent: Extract<Intent, { kind: 'question' }>): Sentences {
   const abilities = listPhrase(ctx.guide.capabilities.slice(0, 2), 'or');

@@ -128,6 +128,23 @@ describe('local engine conversation', () => {
     }
   });
 
+  it('says plainly which tasks it cannot do instead of echoing them back', async () => {
+    for (const request of ['write me a poem', 'can you translate hello to French?', 'give me a fun fact', 'play a game with me']) {
+      const { replies } = await converse([request], tutor);
+      assert.match(replies[0]!, /offline/, request);
+      assert.match(replies[0]!, /AI provider/, request);
+      assert.doesNotMatch(replies[0]!, /\byou a poem\b|translate hello|fun fact|game with you|sounds like|I hear you/i, `${request} → ${replies[0]}`);
+    }
+  });
+
+  it('tells a story when its offer of one is accepted', async () => {
+    const host = characters.find((c) => c?.persona?.vertical === 'entertainment');
+    const { replies } = await converse(['recommend a book', 'yes'], host);
+    assert.match(replies[0]!, /story\?$/, 'the host offers a story');
+    assert.equal(replies[1]!.split(/(?<=[.!?])\s+/).length, 4, replies[1]);
+    assert.match(replies[1]!, /^(Once|Long ago|There once)/);
+  });
+
   it('is honest about questions it cannot answer and points to a real AI provider', async () => {
     const { replies } = await converse(['What is the capital of Peru?']);
     assert.match(replies[0]!, /capital of Peru/);
