@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { readJson } from '../../widget/transport/session-credentials.js';
+import { SessionCredentials, readJson } from '../../widget/transport/session-credentials.js';
 import { WidgetError } from '../../widget/transport/transport.js';
 
 const response = (status: number, body: unknown) =>
@@ -31,5 +31,20 @@ describe('widget REST responses', () => {
       expect((error as WidgetError).code).to.equal('conversation_ended');
       expect((error as WidgetError).message).to.equal('This conversation has ended');
     }
+  });
+});
+
+describe('session-url requests', () => {
+  it('asks for a new conversation with the avatar, then renews for that conversation only', async () => {
+    const bodies: unknown[] = [];
+    const fakeHost: typeof fetch = async (_url, init) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      return response(201, { token: `sess_${bodies.length}`, expires_at: new Date(Date.now() + 3_600_000).toISOString(), conversation_id: 'conv_1' });
+    };
+    const credentials = new SessionCredentials({ server: 'https://avatars.example/v1', sessionUrl: '/api/avatar-session', avatarId: 'luna-001', ttsProvider: 'local', fetch: fakeHost });
+    expect((await credentials.current()).conversationId).to.equal('conv_1');
+    await credentials.refresh();
+    // A host forwarding the body to POST /v1/sessions must not send both ids (that is a 400).
+    expect(bodies).to.deep.equal([{ avatar_id: 'luna-001', tts_provider: 'local' }, { conversation_id: 'conv_1' }]);
   });
 });

@@ -82,14 +82,17 @@ export class SessionCredentials {
   }
 
   /**
-   * POSTs `{avatar_id?, tts_provider?, conversation_id?}`; `conversation_id` is sent once a
-   * conversation exists (a refresh), so the host mints a new token for the same conversation.
+   * POSTs `{avatar_id?, tts_provider?}` for a new conversation, and only `{conversation_id}` once
+   * one exists (a refresh), so a host that forwards the body to `POST /v1/sessions` gets a new
+   * token for the same conversation (that route takes one or the other, not both).
    */
   private async fromHost(url: string): Promise<SessionGrant> {
     const body: Record<string, string> = {};
     if (this.conversationId) body.conversation_id = this.conversationId;
-    if (this.options.avatarId) body.avatar_id = this.options.avatarId;
-    if (this.options.ttsProvider) body.tts_provider = this.options.ttsProvider;
+    else {
+      if (this.options.avatarId) body.avatar_id = this.options.avatarId;
+      if (this.options.ttsProvider) body.tts_provider = this.options.ttsProvider;
+    }
     const res = await this.fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
