@@ -6,6 +6,7 @@ import { accessLog } from './http/access-log.js';
 import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { mountRoutes } from './http/mount-routes.js';
+import { securityHeaders } from './http/security-headers.js';
 import { defineRoute } from './http/route.js';
 import type { Route } from './http/route.js';
 import { createSerializer } from './http/serializer.js';
@@ -88,6 +89,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
   });
   if (writeAccessLog) app.use(accessLog(writeAccessLog));
   app.use(errorHandler({ serializer, ids: service.ids, log }));
+  app.use(securityHeaders());
   app.use(cors());
   const router = mountRoutes(mounted(), { service, config, serializer });
   app.use(router.routes());

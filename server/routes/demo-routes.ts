@@ -79,6 +79,9 @@ const CSP = [
   // GLTFLoader fetches embedded textures through blob: URLs.
   "connect-src 'self' ws: wss: blob: data:",
   "style-src 'self' 'unsafe-inline'",
-  "script-src 'self' 'unsafe-inline'",
+  "script-src 'self'",
   "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'self'",
 ].join('; ');

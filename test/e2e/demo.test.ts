@@ -50,7 +50,9 @@ describe('demo page end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
   it('serves a page without any key in its source', async () => {
     const response = await page.goto(server.url + '/');
     assert.equal(response?.status(), 200);
-    assert.match(response?.headers()['content-security-policy'] ?? '', /script-src 'self'/);
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    assert.match(csp, /script-src 'self'(;|$)/, 'scripts from this server only, none inline');
+    assert.match(csp, /frame-ancestors 'self'/);
     const sources = [await response!.text()];
     for (const file of ['/demo/demo.js', '/demo/demo.css']) sources.push(await (await fetch(server.url + file)).text());
     for (const source of sources) assert.doesNotMatch(source, /svc_(live|test)_[A-Za-z0-9]/);

@@ -13,6 +13,8 @@ describe('HTTP basics', () => {
       const res = await t.request(path, { auth: null });
       assert.equal(res.status, 200);
       assert.match(res.headers.get('x-request-id') ?? '', /^req_[0-9a-z]{26}$/);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
       const body = (await res.json()) as { status: string };
       assert.equal(body.status, 'ok');
     }
