@@ -17,6 +17,13 @@ export interface UsageLimitsDeps {
 
 const MINUTE = 60_000;
 const ACCOUNT_CACHE_MS = 30_000;
+/**
+ * Password attempts: each one costs an scrypt hash (tens of milliseconds of CPU), and guessing is
+ * the threat, so they are limited per e-mail (one account) and per client address (spraying).
+ */
+const LOGIN_WINDOW_MS = 15 * MINUTE;
+const LOGINS_PER_EMAIL = 10;
+const LOGINS_PER_ADDRESS = 30;
 
 /**
  * The limits of DESIGN.md §8: requests per minute per account (across its keys) or per client
@@ -49,6 +56,20 @@ export class UsageLimits {
       return this.#deps.rates.consume(`acct:${subject.accountId}`, { limit: requestsPerMinute, windowMs: MINUTE });
     }
     return this.#deps.rates.consume(`ip:${subject.address}`, { limit: this.#deps.anonymousPerMinute, windowMs: MINUTE });
+  }
+
+  /** Counts one password attempt; over either limit it throws 429 `rate_limited` with the wait. */
+  async loginAttempt(subject: { email: string; address: string }): Promise<void> {
+    const rule = { windowMs: LOGIN_WINDOW_MS };
+    const decisions = await Promise.all([
+      this.#deps.rates.consume(`login-email:${subject.email.trim().toLowerCase()}`, { ...rule, limit: LOGINS_PER_EMAIL }),
+      this.#deps.rates.consume(`login-ip:${subject.address}`, { ...rule, limit: LOGINS_PER_ADDRESS }),
+    ]);
+    const refused = decisions.filter((decision) => !decision.allowed);
+    if (refused.length > 0) {
+      const retryAfterS = Math.max(1, Math.ceil(Math.max(...refused.map((d) => d.resetMs)) / 1000));
+      throw new ServiceError('rate_limited', `Too many sign-in attempts; try again in ${retryAfterS} s`, { retryAfterS });
+    }
   }
 
   /** Holds a connection slot of the account, or throws 429 `too_many_connections`. */

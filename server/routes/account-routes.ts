@@ -22,7 +22,8 @@ export function accountRoutes(): Route[] {
       auth: 'none',
       response: loginSchema.json,
       body: s.object({ email: s.string({ min: 3, max: 320 }), password: s.string({ min: 1, max: 1024 }) }),
-      async handle({ body, service }) {
+      async handle({ body, ctx, service }) {
+        await service.limits.loginAttempt({ email: body.email, address: ctx.ip });
         const { token, expiresAt } = await service.accounts.login(body.email, body.password);
         return { token, expires_at: new Date(expiresAt).toISOString() };
       },

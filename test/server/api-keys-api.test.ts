@@ -41,6 +41,18 @@ describe('Sign-in and API keys', () => {
     }
   });
 
+  it('limits password attempts per e-mail, the right password included, with Retry-After', async () => {
+    await t.service.accounts.createAccount({ email: 'guessed@example.com', password: 'the-right-one' });
+    const attempt = (password: string) => t.request('/v1/auth/login', { method: 'POST', json: { email: 'Guessed@Example.com', password }, auth: null });
+    for (let i = 0; i < 10; i++) assert.equal((await attempt(`guess-${i}`)).status, 401);
+    const refused = await attempt('the-right-one');
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /Too many sign-in attempts/);
+    // Another account is not locked by the first one's attempts.
+    assert.equal((await t.request('/v1/auth/login', { method: 'POST', json: { email: 'a@example.com', password: 'password-a' }, auth: null })).status, 200);
+  });
+
   it('rejects a wrong password like an unknown e-mail', async () => {
     for (const json of [{ email: 'a@example.com', password: 'nope-nope' }, { email: 'z@example.com', password: 'password-a' }]) {
       const res = await t.request('/v1/auth/login', { method: 'POST', json, auth: null });
