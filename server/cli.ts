@@ -8,6 +8,7 @@ import { DEMO_EMAIL } from './dev-bootstrap.js';
 import { presentApiKey } from './http/present.js';
 import { packagePaths } from './package-paths.js';
 import { startServer } from './start-server.js';
+import { startupNotes } from './startup-notes.js';
 
 const USAGE = `Usage: avatar-service <command>
 
@@ -111,9 +112,7 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
       ? `avatar-service listening on ${running.url} — open ${config.publicUrl}/ for the demo`
       : `avatar-service listening on ${running.url} — API at ${config.publicUrl}/v1 (the demo page needs DEV_BOOTSTRAP=true)`,
   ];
-  if (/^https?:\/\/(?:0\.0\.0\.0|\[::\])[:/]/.test(config.publicUrl)) {
-    lines.push(`Note: PUBLIC_URL is ${config.publicUrl}; set it to the address browsers use (audio and model URLs are built from it).`);
-  }
+  lines.push(...startupNotes(config));
   if (running.bootstrap?.key) {
     lines.push(
       'Development bootstrap (DEV_BOOTSTRAP): created a demo account and a test API key.',
