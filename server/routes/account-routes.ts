@@ -6,6 +6,9 @@ import type { Route } from '../http/route.js';
 import { presentApiKey } from '../http/present.js';
 import { apiKeyCreatedSchema, apiKeyListSchema, deletedSchema, loginSchema } from '../http/resource-schemas.js';
 
+const keyId = (description?: string) =>
+  s.string({ pattern: /^key_[0-9a-z]{16,40}$/, patternHint: 'be an API key id (key_…)', ...(description && { description }) });
+
 function accountOf(principal: Principal | undefined): string {
   if (principal?.type === 'account') return principal.accountId;
   throw new UnauthorizedError('This route needs an account token (JWT)');
@@ -37,7 +40,7 @@ export function accountRoutes(): Route[] {
       response: apiKeyListSchema.json,
       query: s.object({
         limit: s.optional(s.integer({ min: 1, max: 100, text: true, description: 'Keys per page, 1 to 100; default 100' })),
-        starting_after: s.optional(s.string({ pattern: /^key_[0-9a-z]{16,40}$/, patternHint: 'be an API key id (key_…)', description: 'Cursor: the last id of the previous page' })),
+        starting_after: s.optional(keyId('Cursor: the last id of the previous page')),
       }),
       async handle({ query, principal, service }) {
         const { keys, hasMore } = await service.accounts.pageApiKeys(accountOf(principal), {
@@ -78,7 +81,7 @@ export function accountRoutes(): Route[] {
       tag: 'api-keys',
       auth: 'account',
       response: deletedSchema.json,
-      params: s.object({ keyId: s.string({ pattern: /^key_[0-9a-z]{16,40}$/, patternHint: 'be an API key id (key_…)' }) }),
+      params: s.object({ keyId: keyId() }),
       async handle({ params, principal, service }) {
         await service.accounts.revokeApiKey(accountOf(principal), params.keyId);
         return { deleted: true };
