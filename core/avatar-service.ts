@@ -102,7 +102,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
   const usage = new UsageService({ store, clock });
   const conversations = new ConversationService({ store, blobs, clock, ids, avatars, personas, providers, speech, usage });
-  const sessions = new SessionService({ conversations, secret: options.jwtSecret, clock });
+  const sessions = new SessionService({ conversations, store, secret: options.jwtSecret, clock });
   const limits = new UsageLimits({
     store,
     clock,

@@ -10,7 +10,7 @@ export { systemClock, ManualClock, isoTime } from './clock.js';
 export type { Clock } from './clock.js';
 export { createIdGenerator } from './ids.js';
 export type { IdGenerator, IdPrefix, IdGeneratorOptions } from './ids.js';
-export { Limits } from './limits.js';
+export { Limits, isWellFormedText } from './limits.js';
 export type { UrlBuilder } from './urls.js';
 
 export type * from './ports/store.js';
@@ -75,7 +75,7 @@ export type { FallbackSpeechSettings } from './speech/fallback-speech-provider.j
 
 export type * from './protocol/realtime-protocol.js';
 export { SessionService, SESSION_TTL_DEFAULT_S, SESSION_TTL_MAX_S } from './sessions/session-service.js';
-export type { SessionPrincipal, IssuedSession, CreateSessionInput } from './sessions/session-service.js';
+export type { SessionPrincipal, SessionMinter, IssuedSession, CreateSessionInput } from './sessions/session-service.js';
 export { TierLimits, limitsOf } from './limits/tier-limits.js';
 export type { AccountLimits } from './limits/tier-limits.js';
 export { MemoryRateLimiter } from './limits/rate-limiter.js';

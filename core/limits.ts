@@ -9,13 +9,25 @@ export const Limits = {
   systemPromptMaxChars: 2000,
   /** Earlier messages sent to the AI provider with each new one. */
   historyMessages: 40,
+  /**
+   * Characters of one assistant reply: a model (or a hostile OpenAI-compatible server) that never
+   * stops is cut off here, and the reply is kept as `interrupted`.
+   */
+  replyMaxChars: 20_000,
 } as const;
 
 /** Throws a ValidationError naming `field` unless `value` has 1…max code points (or 0 when allowed). */
 export function checkText(field: string, value: string, max: number, allowEmpty = false): void {
+  if (typeof value !== 'string') throw new ValidationError(field, `${field} must be a string`);
+  if (!isWellFormedText(value)) throw new ValidationError(field, `${field} must be valid Unicode text (it contains a lone surrogate)`);
   if (!allowEmpty && value.trim() === '') throw new ValidationError(field, `${field} must not be empty`);
   const length = countCharacters(value);
   if (length > max) {
     throw new ValidationError(field, `${field} must be at most ${max} characters (got ${length})`);
   }
+}
+
+/** False when the string holds a lone UTF-16 surrogate, which has no UTF-8 form (stored, it would come back changed). */
+export function isWellFormedText(value: string): boolean {
+  return (value as string & { isWellFormed(): boolean }).isWellFormed();
 }

@@ -3,6 +3,7 @@ import type { AvatarService } from '../core/index.js';
 import { FsBlobStore } from '../core/index.js';
 import type { ServerConfig } from './config.js';
 import { accessLog } from './http/access-log.js';
+import { ConnectionGate } from './http/connection-gate.js';
 import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { mountRoutes } from './http/mount-routes.js';
@@ -30,13 +31,15 @@ export interface AppOptions {
   log?: (message: string, error?: unknown) => void;
   /** Receives one access-log line per request; none when absent. */
   accessLog?: (line: string) => void;
+  /** The door of long-lived connections, shared with the realtime transports; a new one when absent. */
+  connections?: ConnectionGate;
 }
 
 /**
- * The Koa application: translation between HTTP and the core, nothing more. Tests mount
- * `app.callback()` on an ephemeral port; `startServer` adds listening and realtime.
+ * The Koa application: translation between HTTP and the core, nothing more. `attachHost` serves
+ * it with the realtime transports and connection protections on an HTTP server.
  */
-export function createApp({ service, config, log = defaultLog, accessLog: writeAccessLog }: AppOptions): Koa {
+export function createApp({ service, config, log = defaultLog, accessLog: writeAccessLog, connections = new ConnectionGate(service) }: AppOptions): Koa {
   const paths = packagePaths();
   const startedAt = Date.now();
   const serializer = createSerializer(config.apiStyle);
@@ -91,7 +94,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
   app.use(errorHandler({ serializer, ids: service.ids, log }));
   app.use(securityHeaders());
   app.use(cors());
-  const router = mountRoutes(mounted(), { service, config, serializer });
+  const router = mountRoutes(mounted(), { service, config, serializer, connections });
   app.use(router.routes());
   // An API path called with another method: 405 with `Allow` (the error handler gives it a body).
   // Only under /v1: at the root, `/demo/:file` would turn an absent `/demo/session` into a 405.

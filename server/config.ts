@@ -57,6 +57,10 @@ export interface ServerConfig {
   customAiProviders: readonly CustomAiProviderConfig[];
   /** Largest JSON body accepted, in bytes. */
   bodyLimitBytes: number;
+  /** Open TCP connections one client address may hold (`MAX_CONNECTIONS_PER_ADDRESS`; 0: no cap). */
+  maxConnectionsPerAddress: number;
+  /** A connection must have sent a request's headers within this time (`HEADERS_TIMEOUT`). */
+  headersTimeoutMs: number;
   vendors: VendorConfig;
 }
 
@@ -98,6 +102,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     ttsFallback: list(env, 'TTS_FALLBACK'),
     customAiProviders: customProviders(env),
     bodyLimitBytes: 1024 * 1024,
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
+    headersTimeoutMs: duration(env, 'HEADERS_TIMEOUT', 10_000),
     vendors: Object.freeze({
       openaiApiKey: env.OPENAI_API_KEY || undefined,
       openaiBaseUrl: url(env, 'OPENAI_BASE_URL'),

@@ -6,5 +6,7 @@ export type { ServerConfig, ApiStyle } from './config.js';
 export { createServiceFromConfig, idsFor, openStore, providerOptionsFor } from './create-service.js';
 export { startServer } from './start-server.js';
 export type { RunningServer } from './start-server.js';
-export { attachRealtime } from './realtime/realtime.js';
+export { attachHost } from './attach-host.js';
+export type { Host } from './attach-host.js';
 export type { Realtime } from './realtime/realtime.js';
+export { ConnectionGate } from './http/connection-gate.js';

@@ -2,11 +2,10 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AvatarService } from '../core/index.js';
-import { createApp } from './app.js';
+import { attachHost } from './attach-host.js';
 import type { ServerConfig } from './config.js';
 import { createServiceFromConfig } from './create-service.js';
 import { devBootstrap } from './dev-bootstrap.js';
-import { attachRealtime } from './realtime/realtime.js';
 import type { Realtime } from './realtime/realtime.js';
 import type { BootstrapResult } from './dev-bootstrap.js';
 
@@ -25,9 +24,8 @@ export async function startServer(config: ServerConfig, service?: AvatarService)
   const svc = service ?? (await createServiceFromConfig(config));
   await svc.start();
   const bootstrap = config.devBootstrap ? await devBootstrap(svc) : undefined;
-  const app = createApp({ service: svc, config, ...(config.accessLog && { accessLog: (line: string) => void process.stdout.write(`${line}\n`) }) });
-  const server = createServer(app.callback());
-  const realtime = attachRealtime(server, svc);
+  const server = createServer();
+  const hosted = attachHost(server, { service: svc, config, ...(config.accessLog && { accessLog: (line: string) => void process.stdout.write(`${line}\n`) }) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -39,10 +37,10 @@ export async function startServer(config: ServerConfig, service?: AvatarService)
     server,
     service: svc,
     bootstrap,
-    realtime,
+    realtime: hosted.realtime,
     async close() {
       await svc.conversations.close();
-      await realtime.close();
+      await hosted.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

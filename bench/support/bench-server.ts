@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AIProvider, AvatarService, ChatModel, SpeechProvider } from '../../core/index.js';
 import { FsBlobStore, createAvatarService, createSqliteStore } from '../../core/index.js';
-import { attachRealtime, createApp, loadConfig } from '../../server/index.js';
+import { attachHost, loadConfig } from '../../server/index.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -34,8 +34,7 @@ export async function startBenchServer(options: { aiProviders: AIProvider[]; spe
     ...(options.defaultTtsProvider && { defaultTtsProvider: options.defaultTtsProvider }),
   });
   await service.start();
-  server.on('request', createApp({ service, config }).callback());
-  const realtime = attachRealtime(server, service);
+  const host = attachHost(server, { service, config });
   const account = await service.accounts.createAccount({ email: 'bench@example.com', password: 'benchmark' });
   await service.accounts.setPlan(account.id, { tier: 'enterprise', requestsPerMinute: 100_000_000, connections: 100_000 });
   const { key } = await service.accounts.createApiKey(account.id, { name: 'bench', mode: 'test' });
@@ -45,7 +44,7 @@ export async function startBenchServer(options: { aiProviders: AIProvider[]; spe
     service,
     async close() {
       await service.conversations.close();
-      await realtime.close();
+      await host.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await service.close();

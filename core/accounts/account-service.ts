@@ -35,6 +35,7 @@ export interface IssuedToken {
 /** Accounts, their API keys and account tokens (JWT). */
 export class AccountService {
   readonly #deps: AccountServiceDeps;
+  readonly #revocationListeners = new Set<(key: ApiKeyRecord) => void>();
 
   constructor(deps: AccountServiceDeps) {
     this.#deps = deps;
@@ -144,13 +145,24 @@ export class AccountService {
     return { keys: keys.slice(0, page.limit), hasMore: keys.length > page.limit };
   }
 
-  /** Revokes a key of `accountId`; another account's key is "not found". Idempotent. */
+  /**
+   * Revokes a key of `accountId`; another account's key is "not found". Idempotent. Listeners
+   * of {@link onKeyRevoked} hear of it at once, so open connections made with the key can end.
+   */
   async revokeApiKey(accountId: string, keyId: string): Promise<ApiKeyRecord> {
     const { store, clock } = this.#deps;
     const key = await store.apiKeys.findById(accountId, keyId);
     if (!key) throw new NotFoundError('API key', keyId);
     if (key.revokedAt === null) await store.apiKeys.revoke(key.id, clock.now());
-    return (await store.apiKeys.findById(accountId, keyId))!;
+    const revoked = (await store.apiKeys.findById(accountId, keyId))!;
+    for (const listener of this.#revocationListeners) listener(revoked);
+    return revoked;
+  }
+
+  /** Observes key revocations made through this service (other processes learn of theirs from the store). */
+  onKeyRevoked(listener: (key: ApiKeyRecord) => void): () => void {
+    this.#revocationListeners.add(listener);
+    return () => this.#revocationListeners.delete(listener);
   }
 
   /**

@@ -21,11 +21,14 @@ export interface RateLimiter {
   consume(key: string, rule: RateRule): Promise<RateDecision>;
 }
 
-/** The in-process limiter: one map per instance, expired windows dropped as they are met. */
+/**
+ * The in-process limiter: one map per instance. Each window remembers when it ends, so a sweep
+ * prompted by a one-minute rule never drops a fifteen-minute window of another rule.
+ */
 export class MemoryRateLimiter implements RateLimiter {
-  readonly #windows = new Map<string, { start: number; count: number }>();
+  readonly #windows = new Map<string, { start: number; end: number; count: number }>();
   readonly #clock: Clock;
-  #lastSweep = 0;
+  #nextSweep = 0;
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -33,21 +36,24 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async consume(key: string, rule: RateRule): Promise<RateDecision> {
     const now = this.#clock.now();
-    this.#sweep(now, rule.windowMs);
+    this.#sweep(now);
     const start = now - (now % rule.windowMs);
     let window = this.#windows.get(key);
-    if (!window || window.start !== start) {
-      window = { start, count: 0 };
+    if (!window || window.start !== start || window.end !== start + rule.windowMs) {
+      window = { start, end: start + rule.windowMs, count: 0 };
       this.#windows.set(key, window);
     }
     const allowed = window.count < rule.limit;
     if (allowed) window.count++;
-    return { allowed, limit: rule.limit, remaining: rule.limit - window.count, resetMs: start + rule.windowMs - now };
+    return { allowed, limit: rule.limit, remaining: rule.limit - window.count, resetMs: window.end - now };
   }
 
-  #sweep(now: number, windowMs: number): void {
-    if (now - this.#lastSweep < windowMs) return;
-    this.#lastSweep = now;
-    for (const [key, window] of this.#windows) if (window.start + windowMs <= now) this.#windows.delete(key);
+  /** Drops ended windows, at most once a minute (each entry is dropped once its own window ends). */
+  #sweep(now: number): void {
+    if (now < this.#nextSweep) return;
+    this.#nextSweep = now + SWEEP_INTERVAL_MS;
+    for (const [key, window] of this.#windows) if (window.end <= now) this.#windows.delete(key);
   }
 }
+
+const SWEEP_INTERVAL_MS = 60_000;

@@ -25,7 +25,8 @@ export interface WireViseme {
 }
 
 export interface WireError {
-  error: { code: string; message: string };
+  /** `retry_after_s`: with `rate_limited` and `too_many_connections`, seconds after which a retry can succeed. */
+  error: { code: string; message: string; retry_after_s?: number };
 }
 
 /** Payloads of server → client events, by event name. */

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { ConversationService } from '../conversations/conversation-service.js';
-import type { Owner } from '../ports/store.js';
+import type { Owner, Store } from '../ports/store.js';
 import { UnauthorizedError, ValidationError } from '../errors.js';
 import { randomString } from '../ids.js';
 import { looksLikeSessionToken, signSessionToken, verifySessionToken } from './session-token.js';
@@ -16,6 +16,12 @@ export interface CreateSessionInput {
   ttsProvider?: string;
 }
 
+/** Who mints a session: the API key (its id and allowed origins), or null when the server mints it itself (demo). */
+export interface SessionMinter {
+  keyId: string;
+  allowedOrigins: readonly string[] | null;
+}
+
 export interface IssuedSession {
   token: string;
   expiresAt: number;
@@ -29,6 +35,8 @@ export interface SessionPrincipal {
   conversationId: string;
   expiresAt: number;
   allowedOrigins: readonly string[] | null;
+  /** The API key that minted the session; a session dies with its key. */
+  keyId: string | null;
 }
 
 /**
@@ -37,16 +45,18 @@ export interface SessionPrincipal {
  */
 export class SessionService {
   readonly #conversations: ConversationService;
+  readonly #store: Store;
   readonly #secret: string;
   readonly #clock: Clock;
 
-  constructor(deps: { conversations: ConversationService; secret: string; clock: Clock }) {
+  constructor(deps: { conversations: ConversationService; store: Store; secret: string; clock: Clock }) {
     this.#conversations = deps.conversations;
+    this.#store = deps.store;
     this.#secret = deps.secret;
     this.#clock = deps.clock;
   }
 
-  async create(owner: Owner, input: CreateSessionInput, allowedOrigins: readonly string[] | null = null): Promise<IssuedSession> {
+  async create(owner: Owner, input: CreateSessionInput, minter: SessionMinter | null = null): Promise<IssuedSession> {
     const ttlS = input.ttlS ?? SESSION_TTL_DEFAULT_S;
     if (!Number.isInteger(ttlS) || ttlS < 60 || ttlS > SESSION_TTL_MAX_S) {
       throw new ValidationError('ttl_s', `ttl_s must be an integer from 60 to ${SESSION_TTL_MAX_S}`);
@@ -64,23 +74,39 @@ export class SessionService {
         ).id;
     const exp = Math.floor(this.#clock.now() / 1000) + ttlS;
     const token = signSessionToken(
-      { a: owner.accountId, m: owner.mode, c: conversationId, e: exp, n: randomString(8), ...(allowedOrigins && { o: [...allowedOrigins] }) },
+      {
+        a: owner.accountId,
+        m: owner.mode,
+        c: conversationId,
+        e: exp,
+        n: randomString(8),
+        ...(minter?.allowedOrigins && { o: [...minter.allowedOrigins] }),
+        ...(minter && { k: minter.keyId }),
+      },
       this.#secret,
     );
     return { token, expiresAt: exp * 1000, conversationId };
   }
 
-  /** Resolves a session token; 401 when it is forged, malformed or expired. */
-  authenticate(token: string): SessionPrincipal {
+  /**
+   * Resolves a session token; 401 when it is forged, malformed or expired, or when the API key
+   * that minted it has been revoked since (one point read: revocation reaches sessions at once).
+   */
+  async authenticate(token: string): Promise<SessionPrincipal> {
     if (!looksLikeSessionToken(token)) throw new UnauthorizedError('Malformed session token');
     const claims = verifySessionToken(token, this.#secret, this.#clock.now());
     if (!claims) throw new UnauthorizedError('Invalid or expired session token');
+    if (claims.k !== undefined) {
+      const key = await this.#store.apiKeys.findByIdAnyAccount(claims.k);
+      if (!key || key.revokedAt !== null) throw new UnauthorizedError('The API key that created this session token has been revoked');
+    }
     return {
       type: 'session',
       owner: { accountId: claims.a, mode: claims.m },
       conversationId: claims.c,
       expiresAt: claims.e * 1000,
       allowedOrigins: claims.o ?? null,
+      keyId: claims.k ?? null,
     };
   }
 }

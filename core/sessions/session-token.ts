@@ -15,6 +15,8 @@ export interface SessionClaims {
   n: string;
   /** Origins allowed to use the session (those of the key that minted it); absent: any. */
   o?: string[];
+  /** Id of the API key that minted the session; absent for sessions the server mints itself (demo). */
+  k?: string;
 }
 
 const PREFIX = 'sess_';
@@ -40,6 +42,7 @@ export function verifySessionToken(token: string, secret: string, nowMs: number)
     const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<SessionClaims>;
     if (typeof claims.a !== 'string' || typeof claims.c !== 'string' || typeof claims.e !== 'number') return undefined;
     if (claims.m !== 'live' && claims.m !== 'test') return undefined;
+    if (claims.k !== undefined && typeof claims.k !== 'string') return undefined;
     if (claims.e * 1000 <= nowMs) return undefined;
     return claims as SessionClaims;
   } catch {

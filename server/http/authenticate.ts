@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { AvatarService, Principal } from '../../core/index.js';
 import { UnauthorizedError } from '../../core/index.js';
 import type { ServerConfig } from '../config.js';
+import type { Credential } from './connection-gate.js';
 import type { AuthRequirement } from './route.js';
 
 /** The credential of `Authorization: Bearer <credential>`, if any. */
@@ -11,6 +12,11 @@ export function bearerToken(ctx: Context): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new UnauthorizedError('Malformed Authorization header: use "Authorization: Bearer <key>"');
   return match[1];
+}
+
+/** The credential of a request, kept by streams that outlive it so it can be checked again. */
+export function credentialOf(ctx: Context, conversationId: string): Credential {
+  return { token: bearerToken(ctx) ?? '', origin: ctx.get('origin') || undefined, conversationId };
 }
 
 /**
@@ -23,7 +29,7 @@ export async function authenticateCredential(
   scope: { conversationId?: string; allowAnySession?: boolean; origin?: string | undefined },
 ): Promise<Principal> {
   if (!token.startsWith('sess_')) return checkOrigin(await service.accounts.authenticateApiKey(token), scope.origin);
-  const session = checkOrigin(service.sessions.authenticate(token), scope.origin);
+  const session = checkOrigin(await service.sessions.authenticate(token), scope.origin);
   if (scope.allowAnySession || (scope.conversationId !== undefined && scope.conversationId === session.conversationId)) {
     return session;
   }

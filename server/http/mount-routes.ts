@@ -4,6 +4,7 @@ import { koaBody } from 'koa-body';
 import type { AvatarService, Principal } from '../../core/index.js';
 import { ServiceError } from '../../core/index.js';
 import type { ServerConfig } from '../config.js';
+import type { ConnectionGate } from './connection-gate.js';
 import { authenticate } from './authenticate.js';
 import { applyRateLimit } from './rate-limit.js';
 import type { Route } from './route.js';
@@ -13,6 +14,7 @@ export interface MountOptions {
   service: AvatarService;
   config: ServerConfig;
   serializer: Serializer;
+  connections: ConnectionGate;
 }
 
 /** A route and the path prefix it is mounted under (`/v1` or the root). */
@@ -26,7 +28,7 @@ export interface MountedRoute {
  * on routes that take a body, schema validation of params / query / body, then the handler,
  * whose result goes through the serializer.
  */
-export function mountRoutes(routes: readonly MountedRoute[], { service, config, serializer }: MountOptions): Router {
+export function mountRoutes(routes: readonly MountedRoute[], { service, config, serializer, connections }: MountOptions): Router {
   // One router for every prefix: a request is matched once.
   const router = new Router();
   const parseJson = koaBody({
@@ -53,7 +55,7 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
       const params = route.params ? route.params.parse(ctx.params, '') : undefined;
       const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
       const body = route.body ? route.body.parse(serializer.request(ctx.request.body ?? {}), '') : undefined;
-      const result = await route.handle({ params, query, body, principal, ctx, service, config });
+      const result = await route.handle({ params, query, body, principal, ctx, service, config, connections });
       if (result === undefined) return;
       ctx.status = route.status ?? 200;
       ctx.body = serializer.success(result, ctx.state.requestId as string);

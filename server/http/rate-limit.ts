@@ -1,25 +1,37 @@
 import type { Context } from 'koa';
-import type { AvatarService, Principal } from '../../core/index.js';
+import type { AvatarService, Principal, RateDecision } from '../../core/index.js';
 import { ServiceError } from '../../core/index.js';
 
 /**
- * Counts the request against its account (or, anonymous, its client address) and sets the
- * `X-RateLimit-*` headers; over the limit it throws 429 `rate_limited` with `Retry-After`.
+ * The one rate decision of every door — REST requests, SSE streams, socket.io and WebSocket
+ * handshakes and every message they carry: one request of the caller's account (across its keys
+ * and sessions) or, anonymous, of its client address.
  */
+export function countRequest(service: AvatarService, principal: Principal | undefined, address: string): Promise<RateDecision> {
+  return service.limits.request(
+    principal ? { accountId: principal.type === 'account' ? principal.accountId : principal.owner.accountId } : { address },
+  );
+}
+
+/** Seconds until the decision's window resets (at least 1), for `Retry-After`. */
+export const resetSeconds = (decision: RateDecision) => Math.max(1, Math.ceil(decision.resetMs / 1000));
+
+/** Throws 429 `rate_limited` (with the wait) when the decision refused the request. */
+export function refuseOverLimit(decision: RateDecision): void {
+  if (decision.allowed) return;
+  const resetS = resetSeconds(decision);
+  throw new ServiceError('rate_limited', `Rate limit of ${decision.limit} requests per minute reached; retry in ${resetS} s`, {
+    retryAfterS: resetS,
+  });
+}
+
+/** REST: counts the request, sets the `X-RateLimit-*` headers, and throws 429 over the limit. */
 export async function applyRateLimit(ctx: Context, service: AvatarService, principal: Principal | undefined): Promise<void> {
-  const subject = principal
-    ? { accountId: principal.type === 'account' ? principal.accountId : principal.owner.accountId }
-    : { address: ctx.ip };
-  const decision = await service.limits.request(subject);
-  const resetS = Math.max(1, Math.ceil(decision.resetMs / 1000));
+  const decision = await countRequest(service, principal, ctx.ip);
   ctx.set({
     'X-RateLimit-Limit': String(decision.limit),
     'X-RateLimit-Remaining': String(Math.max(0, decision.remaining)),
-    'X-RateLimit-Reset': String(resetS),
+    'X-RateLimit-Reset': String(resetSeconds(decision)),
   });
-  if (!decision.allowed) {
-    throw new ServiceError('rate_limited', `Rate limit of ${decision.limit} requests per minute reached; retry in ${resetS} s`, {
-      retryAfterS: resetS,
-    });
-  }
+  refuseOverLimit(decision);
 }

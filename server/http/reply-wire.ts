@@ -1,4 +1,5 @@
-import type { ReplyEvent, ServerFrame, UrlBuilder } from '../../core/index.js';
+import type { ReplyEvent, ServerFrame, UrlBuilder, WireError } from '../../core/index.js';
+import { isServiceError } from '../../core/index.js';
 
 /**
  * The wire form of a reply event, the same for SSE, socket.io and the plain WebSocket
@@ -35,8 +36,20 @@ export function toWire(event: ReplyEvent, urls: UrlBuilder): ServerFrame {
         },
       };
     case 'error':
-      return { type: 'error', data: { error: { code: event.error.code, message: event.error.message } } };
+      return { type: 'error', data: errorPayload(event.error) };
     case 'state':
       return { type: 'state', data: { state: event.state } };
   }
+}
+
+/** The wire form of an error, on every transport; unexpected errors say nothing of their cause. */
+export function errorPayload(error: unknown): WireError {
+  if (!isServiceError(error)) return { error: { code: 'internal_error', message: 'Something went wrong on our side' } };
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.retryAfterS !== undefined && { retry_after_s: Math.max(1, Math.ceil(error.retryAfterS)) }),
+    },
+  };
 }

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { AvatarService, Principal } from '../../core/index.js';
 import type { JsonSchema, Schema } from '../schema/schema.js';
 import type { ServerConfig } from '../config.js';
+import type { ConnectionGate } from './connection-gate.js';
 
 /**
  * Who may call a route:
@@ -22,6 +23,8 @@ export interface RouteInput<P, Q, B> {
   ctx: Context;
   service: AvatarService;
   config: ServerConfig;
+  /** The door of long-lived connections (SSE streams). */
+  connections: ConnectionGate;
 }
 
 /**

@@ -1,14 +1,20 @@
 import type { Context } from 'koa';
-import type { ReplyEvent, UrlBuilder } from '../../core/index.js';
+import type { ReplyEvent, UrlBuilder, WireError } from '../../core/index.js';
 import { toWire } from './reply-wire.js';
 import { SseWriter } from './sse-writer.js';
+
+/** A reply streaming as SSE. */
+export interface SseReply {
+  /** Ends the stream early with an `error` event (e.g. the credential was revoked). */
+  fail(error: WireError): void;
+}
 
 /**
  * Streams a reply as SSE exactly as the specification names the events: `message`, `audio`,
  * `done`, `error` (state changes are left to realtime transports). Returns at once; the stream
  * closes after the last event or when the client leaves (which aborts the reply upstream).
  */
-export function streamReplyAsSse(ctx: Context, events: AsyncIterable<ReplyEvent>, urls: UrlBuilder, onClose?: () => void): void {
+export function streamReplyAsSse(ctx: Context, events: AsyncIterable<ReplyEvent>, urls: UrlBuilder, onClose?: () => void): SseReply {
   const sse = new SseWriter(ctx);
   if (onClose) ctx.res.once('close', onClose);
   void (async () => {
@@ -24,4 +30,10 @@ export function streamReplyAsSse(ctx: Context, events: AsyncIterable<ReplyEvent>
       sse.close();
     }
   })();
+  return {
+    fail(error) {
+      sse.send('error', error);
+      sse.close();
+    },
+  };
 }

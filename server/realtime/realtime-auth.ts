@@ -1,39 +1,46 @@
-import type { AvatarService, ConnectionLease, Owner, Principal } from '../../core/index.js';
+import type { Owner, ServiceError } from '../../core/index.js';
 import { UnauthorizedError } from '../../core/index.js';
-import { authenticateCredential } from '../http/authenticate.js';
+import type { ConnectionGate, OpenConnection } from '../http/connection-gate.js';
 
-/** A realtime client that passed the handshake: who it is and the connection slot it holds. */
+/** A realtime client that passed the handshake: who it is and the connection it holds. */
 export interface RealtimeClient {
   owner: Owner;
   /** Set for session tokens: the only conversation this client may join. */
   onlyConversation: string | undefined;
-  lease: ConnectionLease;
+  connection: OpenConnection;
+}
+
+export interface RealtimeHandshake {
+  token: unknown;
+  origin: string | undefined;
+  /** Client address, the subject of rate limits for nothing but handshakes without credentials. */
+  address: string;
+  /** The conversation of a WebSocket's path; socket.io clients join one later. */
+  conversationId?: string;
 }
 
 /**
- * Authenticates a realtime handshake (API key or session token) and takes a connection slot of
- * the account (429 `too_many_connections` when all are in use). The caller must release the
- * lease when the connection closes, however it closes.
+ * Admits a realtime handshake through the connection gate: an API key or a session token, counted
+ * as one request, holding one connection slot (429 when all are in use), its credential watched
+ * (`end` is called when it is revoked or expires). The caller releases the connection when it
+ * closes, however it closes.
  */
 export async function admitRealtimeClient(
-  service: AvatarService,
-  token: unknown,
-  origin: string | undefined,
-  conversationId?: string,
+  gate: ConnectionGate,
+  handshake: RealtimeHandshake,
+  end: (error: ServiceError) => void,
 ): Promise<RealtimeClient> {
+  const { token, origin, address, conversationId } = handshake;
   if (typeof token !== 'string' || token === '') {
     throw new UnauthorizedError('Realtime connections need a token: an API key or a session token (sess_…)');
   }
-  const principal: Principal = await authenticateCredential(service, token, {
-    ...(conversationId !== undefined ? { conversationId } : { allowAnySession: true }),
-    origin,
-  });
-  if (principal.type === 'account') throw new UnauthorizedError('Account tokens cannot open realtime connections');
-  const lease = await service.limits.openConnection(principal.owner.accountId);
+  const credential = { token, origin, ...(conversationId !== undefined && { conversationId }) };
+  const principal = await gate.authenticate(credential, address);
+  const connection = await gate.open(principal, credential, end);
   return {
     owner: principal.owner,
     onlyConversation: principal.type === 'session' ? principal.conversationId : undefined,
-    lease,
+    connection,
   };
 }
 

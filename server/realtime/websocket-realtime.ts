@@ -2,46 +2,66 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import type { AvatarService, ClientFrame, ServerFrame } from '../../core/index.js';
-import { ServiceError, isServiceError } from '../../core/index.js';
-import { errorPayload } from './socket-io-realtime.js';
+import type { AvatarService, ServerFrame, ServiceError } from '../../core/index.js';
+import { ValidationError, isServiceError } from '../../core/index.js';
+import type { ConnectionGate } from '../http/connection-gate.js';
+import { realtimeMessage } from '../http/message-schema.js';
+import { errorPayload } from '../http/reply-wire.js';
 import { admitRealtimeClient } from './realtime-auth.js';
+import type { RealtimeClient } from './realtime-auth.js';
 
 const PATH = /^\/v1\/conversations\/([A-Za-z0-9_-]{1,64})\/ws$/;
 const HEARTBEAT_MS = 30_000;
+/** Bytes queued for a client that does not read; past this the connection is dropped. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/** Close codes of this endpoint (4000–4999 are the application's). */
+export const WsCloseCode = {
+  /** The credential was revoked or the session expired. */
+  unauthorized: 4401,
+} as const;
 
 /**
  * `GET /v1/conversations/:id/ws`: a plain WebSocket carrying the same events as socket.io as JSON
  * frames `{type, data}`. Credentials: `Authorization: Bearer …`, or for browsers (which cannot set
  * headers on a WebSocket) a `token` query parameter holding a session token. Failed handshakes
- * are answered with a plain HTTP error before the upgrade.
+ * are answered with a plain HTTP error before the upgrade; the handshake and every frame pass the
+ * connection gate like REST requests.
  */
 export class WebSocketRealtime {
   readonly #service: AvatarService;
+  readonly #gate: ConnectionGate;
   readonly #server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   readonly #byConversation = new Map<string, Set<WebSocket>>();
   readonly #heartbeat: ReturnType<typeof setInterval>;
   readonly #alive = new WeakSet<WebSocket>();
 
-  constructor(httpServer: HttpServer, service: AvatarService) {
+  constructor(httpServer: HttpServer, service: AvatarService, gate: ConnectionGate) {
     this.#service = service;
+    this.#gate = gate;
     httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const path = (req.url ?? '').split('?')[0] ?? '';
       if (path.startsWith('/v1/realtime')) return; // socket.io's
       const match = PATH.exec(path);
       if (!match) return refuse(socket, 404, { error: { code: 'not_found', message: `No WebSocket endpoint at ${path}` } });
+      const malformed = malformedUpgrade(req);
+      if (malformed) return refuse(socket, 400, { error: { code: 'invalid_request', message: malformed } });
       void this.#upgrade(req, socket, head, match[1]!);
     });
     this.#heartbeat = setInterval(() => this.#ping(), HEARTBEAT_MS);
     this.#heartbeat.unref();
   }
 
-  /** Sends a frame to every WebSocket of the conversation. */
+  /** Sends a frame to every WebSocket of the conversation; one that stopped reading is dropped. */
   send(conversationId: string, frame: ServerFrame): void {
     const sockets = this.#byConversation.get(conversationId);
     if (!sockets) return;
     const text = JSON.stringify(frame);
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
+    for (const ws of sockets) {
+      if (ws.readyState !== ws.OPEN) continue;
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) ws.terminate();
+      else ws.send(text);
+    }
   }
 
   close(): void {
@@ -53,39 +73,51 @@ export class WebSocketRealtime {
   async #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, conversationId: string): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const header = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    let client;
+    let client: RealtimeClient | undefined;
+    let ws: WebSocket | undefined;
     try {
-      client = await admitRealtimeClient(this.#service, header ?? url.searchParams.get('token'), req.headers.origin, conversationId);
+      client = await admitRealtimeClient(
+        this.#gate,
+        { token: header ?? url.searchParams.get('token'), origin: req.headers.origin, address: req.socket.remoteAddress ?? '', conversationId },
+        (error) => endWith(ws, error),
+      );
+      // The slot is the TCP connection's: released when it closes, whichever way (a refused or
+      // failed upgrade, a close frame, a reset, a client gone while the handshake was checked).
+      const release = client.connection.release;
+      if (socket.destroyed) release();
+      socket.once('close', release);
       await this.#service.conversations.get(client.owner, conversationId);
     } catch (error) {
-      client?.lease.release();
-      return refuse(socket, isServiceError(error) ? error.status : 500, errorPayload(error));
+      client?.connection.release();
+      return refuse(socket, isServiceError(error) ? error.status : 500, errorPayload(error), isServiceError(error) ? error.retryAfterS : undefined);
     }
     const admitted = client;
-    this.#server.handleUpgrade(req, socket, head, (ws) => {
+    this.#server.handleUpgrade(req, socket, head, (opened) => {
+      ws = opened;
       let sockets = this.#byConversation.get(conversationId);
       if (!sockets) this.#byConversation.set(conversationId, (sockets = new Set()));
-      sockets.add(ws);
-      this.#alive.add(ws);
-      ws.on('pong', () => this.#alive.add(ws));
-      ws.on('close', () => {
-        admitted.lease.release();
-        sockets.delete(ws);
+      sockets.add(opened);
+      this.#alive.add(opened);
+      opened.on('pong', () => this.#alive.add(opened));
+      opened.on('close', () => {
+        admitted.connection.release();
+        sockets.delete(opened);
         if (sockets.size === 0) this.#byConversation.delete(conversationId);
       });
-      ws.on('error', () => ws.terminate());
-      ws.on('message', (raw) => void this.#onFrame(ws, admitted.owner, conversationId, raw.toString()));
+      opened.on('error', () => opened.terminate());
+      opened.on('message', (raw) => void this.#onFrame(opened, admitted, conversationId, raw.toString(), req.socket.remoteAddress ?? ''));
     });
   }
 
-  async #onFrame(ws: WebSocket, owner: { accountId: string; mode: 'live' | 'test' }, conversationId: string, text: string): Promise<void> {
+  async #onFrame(ws: WebSocket, client: RealtimeClient, conversationId: string, text: string, address: string): Promise<void> {
     try {
+      await client.connection.admitMessage(address);
       const frame = parseFrame(text);
       if (frame.type === 'interrupt') {
-        await this.#service.conversations.interrupt(owner, conversationId);
+        await this.#service.conversations.interrupt(client.owner, conversationId);
       } else {
-        const content = typeof frame.data?.content === 'string' ? frame.data.content : '';
-        const started = await this.#service.conversations.startReply(owner, conversationId, content, { whenBusy: 'interrupt' });
+        const { content } = realtimeMessage.parse(frame.data, 'data');
+        const started = await this.#service.conversations.startReply(client.owner, conversationId, content, { whenBusy: 'interrupt' });
         for await (const _ of started.events); // relayed by the conversation listener
       }
     } catch (error) {
@@ -107,24 +139,49 @@ export class WebSocketRealtime {
   }
 }
 
+/** A revoked or expired credential: an `error` frame saying why, then a close with code 4401. */
+function endWith(ws: WebSocket | undefined, error: ServiceError): void {
+  if (!ws || ws.readyState !== ws.OPEN) return;
+  ws.send(JSON.stringify({ type: 'error', data: errorPayload(error) }));
+  ws.close(WsCloseCode.unauthorized, error.message.slice(0, 120));
+}
+
 const FRAME_HINT = 'Frames are JSON: {"type":"message","data":{"content":"…"}} or {"type":"interrupt"}';
 
-function parseFrame(text: string): ClientFrame {
+function parseFrame(text: string): { type: 'message'; data: unknown } | { type: 'interrupt' } {
   let frame: unknown;
   try {
     frame = JSON.parse(text);
   } catch {
-    throw new ServiceError('invalid_request', `Not JSON. ${FRAME_HINT}`);
+    throw new ValidationError('frame', `Not JSON. ${FRAME_HINT}`);
   }
   const type = (frame as { type?: unknown } | null)?.type;
-  if (type !== 'message' && type !== 'interrupt') throw new ServiceError('invalid_request', `Unknown frame type. ${FRAME_HINT}`);
-  return frame as ClientFrame;
+  if (type === 'interrupt') return { type };
+  if (type === 'message') return { type, data: (frame as { data?: unknown }).data };
+  throw new ValidationError('type', `Unknown frame type. ${FRAME_HINT}`);
 }
 
-function refuse(socket: Duplex, status: number, body: unknown): void {
+/**
+ * What is wrong with an upgrade request, checked before credentials so a request that can never
+ * become a WebSocket costs nothing and holds nothing (RFC 6455 §4.2.1).
+ */
+function malformedUpgrade(req: IncomingMessage): string | undefined {
+  if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return 'Upgrade must be websocket';
+  if (req.headers['sec-websocket-version'] !== '13') return 'Sec-WebSocket-Version must be 13';
+  const key = req.headers['sec-websocket-key'] ?? '';
+  if (!/^[A-Za-z0-9+/]{22}==$/.test(key)) return 'Sec-WebSocket-Key must be 16 random bytes in base64';
+  return undefined;
+}
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' };
+
+function refuse(socket: Duplex, status: number, body: unknown, retryAfterS?: number): void {
+  if (socket.destroyed) return;
   const text = JSON.stringify(body);
   socket.end(
-    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : status === 429 ? 'Too Many Requests' : 'Error'}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+      (retryAfterS !== undefined ? `Retry-After: ${Math.max(1, Math.ceil(retryAfterS))}\r\n` : '') +
+      `Connection: close\r\n\r\n${text}`,
   );
 }

@@ -7,7 +7,12 @@ import { ownerOf } from '../http/owner.js';
 import { presentConversation, presentConversationCreated, presentMessage } from '../http/present.js';
 import { requestSignal } from '../http/request-signal.js';
 import { streamReplyAsSse } from '../http/sse-reply.js';
+import type { SseReply } from '../http/sse-reply.js';
+import { credentialOf } from '../http/authenticate.js';
+import type { ConnectionPrincipal } from '../http/connection-gate.js';
+import { errorPayload } from '../http/reply-wire.js';
 import { conversationParams } from './id-schemas.js';
+import { messageContent } from '../http/message-schema.js';
 import { conversationCreatedSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageSchema } from '../http/resource-schemas.js';
 
 /** Conversations: create, read, end, delete, and send messages (JSON or SSE). */
@@ -22,7 +27,7 @@ export function conversationRoutes(service: AvatarService): Route[] {
     system_prompt: s.optional(s.string({ max: Limits.systemPromptMaxChars, description: 'Extra instructions for this conversation' })),
   });
   const messageBody = s.object({
-    content: s.string({ min: 1, max: Limits.contentMaxChars, description: "The user's message" }),
+    content: messageContent,
     stream: s.optional(s.boolean('true: answer with a text/event-stream of the reply')),
   });
 
@@ -97,17 +102,23 @@ export function conversationRoutes(service: AvatarService): Route[] {
       body: messageBody,
       response: messageSchema.json,
       produces: ['text/event-stream'],
-      async handle({ params, body, principal, ctx }) {
+      async handle({ params, body, principal, ctx, connections }) {
         const owner = ownerOf(principal);
         const signal = requestSignal(ctx);
         if (body.stream) {
-          // An open stream is a connection of the account (DESIGN.md §8).
-          const lease = await service.limits.openConnection(owner.accountId);
+          // An open stream is a connection of the account (DESIGN.md §8), watched like a socket:
+          // a revoked key or an expired session ends it with an `error` event and stops the reply.
+          const stop = new AbortController();
+          let sse: SseReply | undefined;
+          const connection = await connections.open(principal as ConnectionPrincipal, credentialOf(ctx, params.id), (error) => {
+            stop.abort(error);
+            sse?.fail(errorPayload(error));
+          });
           try {
-            const started = await service.conversations.startReply(owner, params.id, body.content, { signal });
-            streamReplyAsSse(ctx, started.events, service.urls, () => lease.release());
+            const started = await service.conversations.startReply(owner, params.id, body.content, { signal: AbortSignal.any([signal, stop.signal]) });
+            sse = streamReplyAsSse(ctx, started.events, service.urls, () => connection.release());
           } catch (error) {
-            lease.release();
+            connection.release();
             throw error;
           }
           return undefined;

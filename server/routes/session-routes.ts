@@ -30,7 +30,7 @@ export function sessionRoutes(): Route[] {
             ...(body.conversation_id !== undefined && { conversationId: body.conversation_id }),
             ...(body.ttl_s !== undefined && { ttlS: body.ttl_s }),
           },
-          principal?.type === 'api_key' ? principal.allowedOrigins : null,
+          principal?.type === 'api_key' ? { keyId: principal.keyId, allowedOrigins: principal.allowedOrigins } : null,
         );
         return { token: session.token, expires_at: new Date(session.expiresAt).toISOString(), conversation_id: session.conversationId };
       },

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../core/index.js';
+import { ValidationError, isWellFormedText } from '../../core/index.js';
 
 /** JSON Schema (the OpenAPI 3.1 dialect) as produced by {@link Schema.json}. */
 export type JsonSchema = { [key: string]: unknown };
@@ -54,6 +54,7 @@ export const s = {
     if (rules.example) json.examples = [rules.example];
     return schema(json, (value, field) => {
       if (typeof value !== 'string') throw new ValidationError(field, `${field} must be a string, got ${typeName(value)}`);
+      if (!isWellFormedText(value)) throw new ValidationError(field, `${field} must be valid Unicode text (it contains a lone surrogate)`);
       const length = codePoints(value);
       if (rules.min !== undefined && length < rules.min) {
         throw new ValidationError(field, rules.min === 1 ? `${field} must not be empty` : `${field} must be at least ${rules.min} characters`);
@@ -141,13 +142,14 @@ export const s = {
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(shape)) {
         const path = field ? `${field}.${key}` : key;
-        if (record[key] === undefined) {
+        if (!Object.hasOwn(record, key) || record[key] === undefined) {
           if (!child.isOptional) throw new ValidationError(path, `${path} is required`);
           continue;
         }
         out[key] = child.parse(record[key], path);
       }
-      const unknown = Object.keys(record).filter((k) => !(k in shape));
+      // Own names only: `constructor` or `toString` are not fields just because objects inherit them.
+      const unknown = Object.keys(record).filter((k) => !Object.hasOwn(shape, k));
       if (unknown.length) {
         const path = field ? `${field}.${unknown[0]}` : unknown[0]!;
         throw new ValidationError(path, `Unknown field ${path}; allowed fields: ${Object.keys(shape).join(', ') || 'none'}`);

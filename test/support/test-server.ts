@@ -12,7 +12,7 @@ import {
   createLocalSpeechProvider,
   createSqliteStore,
 } from '../../core/index.js';
-import { attachRealtime, createApp, idsFor, loadConfig, providerOptionsFor } from '../../server/index.js';
+import { attachHost, idsFor, loadConfig, providerOptionsFor } from '../../server/index.js';
 import type { ServerConfig } from '../../server/index.js';
 
 export interface TestServer {
@@ -76,8 +76,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const liveKey = (await service.accounts.createApiKey(a.id, { name: 'live A', mode: 'live' })).key;
   const otherKey = (await service.accounts.createApiKey(b.id, { name: 'test B', mode: 'test' })).key;
 
-  server.on('request', createApp({ service, config, log: options.log ?? (() => undefined), ...(options.accessLog && { accessLog: options.accessLog }) }).callback());
-  const realtime = attachRealtime(server, service);
+  const host = attachHost(server, { service, config, log: options.log ?? (() => undefined), ...(options.accessLog && { accessLog: options.accessLog }) });
 
   return {
     url,
@@ -98,7 +97,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async close() {
       await service.conversations.close();
-      await realtime.close();
+      await host.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await service.close();

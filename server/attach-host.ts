@@ -1,0 +1,46 @@
+import type { Server as HttpServer } from 'node:http';
+import type Koa from 'koa';
+import { createApp } from './app.js';
+import type { AppOptions } from './app.js';
+import { ConnectionGate } from './http/connection-gate.js';
+import { guardConnections } from './http/connection-guard.js';
+import { createSerializer } from './http/serializer.js';
+import { attachRealtime } from './realtime/realtime.js';
+import type { Realtime } from './realtime/realtime.js';
+
+/** Everything the service answers on one HTTP server. */
+export interface Host {
+  app: Koa;
+  /** Long-lived connections (SSE, socket.io, WebSocket) and their credentials. */
+  connections: ConnectionGate;
+  realtime: Realtime;
+  /** Closes realtime connections and stops watching credentials (the HTTP server is the caller's). */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the REST app, both realtime transports and the connection protections on `server`: the
+ * one way to host the service, used by `serve`, the tests and the benchmarks alike.
+ */
+export function attachHost(server: HttpServer, options: Omit<AppOptions, 'connections'>): Host {
+  const { service, config } = options;
+  const connections = new ConnectionGate(service);
+  guardConnections(server, {
+    maxPerAddress: config.maxConnectionsPerAddress,
+    headersTimeoutMs: config.headersTimeoutMs,
+    serializer: createSerializer(config.apiStyle),
+    ids: service.ids,
+  });
+  const app = createApp({ ...options, connections });
+  server.on('request', app.callback());
+  const realtime = attachRealtime(server, service, connections);
+  return {
+    app,
+    connections,
+    realtime,
+    async close() {
+      await realtime.close();
+      connections.close();
+    },
+  };
+}

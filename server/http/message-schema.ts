@@ -1,0 +1,8 @@
+import { Limits } from '../../core/index.js';
+import { s } from '../schema/schema.js';
+
+/** The user's message: one rule for REST bodies, socket.io `message` events and WebSocket frames. */
+export const messageContent = s.string({ min: 1, max: Limits.contentMaxChars, description: "The user's message" });
+
+/** The data of a realtime `message` (socket.io event or WebSocket frame). */
+export const realtimeMessage = s.object({ content: messageContent });
