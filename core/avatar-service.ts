@@ -81,7 +81,7 @@ export interface AvatarService {
   readonly blobs: BlobStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  /** Applies migrations and starts background work (idle time-outs). */
+  /** Applies migrations, recovers replies a crash cut off, and starts background work (idle time-outs). */
   start(): Promise<void>;
   /** Stops background work, interrupts running replies, releases engines and the store. */
   close(): Promise<void>;
@@ -132,6 +132,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     ids,
     async start() {
       await store.migrate();
+      await conversations.recoverInterrupted();
       sweeper = setInterval(() => void conversations.endIdle(idleMs).catch(() => undefined), Math.min(idleMs, 60_000));
       sweeper.unref();
     },

@@ -112,3 +112,16 @@ export function isServiceError(error: unknown): error is ServiceError {
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
+
+/** File-system failures that mean "no room or no working disk right now", not a bug. */
+const STORAGE_UNAVAILABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EMFILE', 'ENFILE']);
+
+/**
+ * A full or failing disk as 503 `unavailable` with a retry delay (the cause stays attached for the
+ * operator); any other error is returned unchanged.
+ */
+export function asStorageError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !STORAGE_UNAVAILABLE.has(code)) return error;
+  return new ServiceError(ErrorCode.unavailable, 'Storage is temporarily unavailable; try again later', { cause: error, retryAfterS: 30 });
+}

@@ -3,7 +3,7 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobInfo, BlobStore, ByteRange } from '../ports/blob-store.js';
 import { isValidBlobKey } from '../ports/blob-store.js';
-import { ValidationError } from '../errors.js';
+import { ValidationError, asStorageError } from '../errors.js';
 
 /**
  * Blobs as files in one folder. Keys are validated against a strict flat-name pattern before
@@ -23,8 +23,13 @@ export class FsBlobStore implements BlobStore {
     this.#ready ??= mkdir(this.#directory, { recursive: true }).then(() => undefined);
     await this.#ready;
     const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    await writeFile(temporary, data);
-    await rename(temporary, path);
+    try {
+      await writeFile(temporary, data);
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => undefined);
+      throw asStorageError(error);
+    }
   }
 
   async stat(key: string): Promise<BlobInfo | undefined> {
@@ -51,3 +56,4 @@ export class FsBlobStore implements BlobStore {
     return join(this.#directory, key);
   }
 }
+

@@ -123,7 +123,36 @@ export class ConversationService {
 
   async getWithMessages(owner: Owner, id: string): Promise<ConversationWithMessages> {
     const conversation = await this.get(owner, id);
-    return { conversation, messages: await this.#deps.store.messages.listByConversation(id) };
+    const messages = await this.#deps.store.messages.listByConversation(id);
+    // A reply still being written is shown once it is stored (its events stream meanwhile).
+    return { conversation, messages: messages.filter((message) => message.status !== 'streaming') };
+  }
+
+  /**
+   * After a crash: replies left `streaming` are kept as `interrupted` with the text saved so far
+   * (empty ones are removed), and their sentence clips deleted — the joined reply MP3 was never
+   * made, so no `audio_url` points at them. Call once at start, before serving.
+   */
+  async recoverInterrupted(): Promise<number> {
+    const { store, blobs } = this.#deps;
+    let recovered = 0;
+    for (;;) {
+      const stranded = await store.messages.listByStatus('streaming', 100);
+      if (stranded.length === 0) return recovered;
+      for (const message of stranded) {
+        if (message.audioBase) await deleteReplyAudio(blobs, message.audioBase);
+        if (message.content.trim() === '') await store.messages.delete(message.id);
+        else {
+          await store.messages.update(message.id, {
+            status: 'interrupted',
+            audioKey: null,
+            audioBase: null,
+            audioError: message.audioBase ? 'the server stopped while this reply was being spoken' : null,
+          });
+        }
+        recovered++;
+      }
+    }
   }
 
   /** Ends a conversation; idempotent (ending an ended one returns it unchanged). */

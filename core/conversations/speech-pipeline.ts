@@ -1,7 +1,7 @@
 import type { BlobStore } from '../ports/blob-store.js';
 import type { SpeechProvider, VisemeCue } from '../speech/speech-provider.js';
 import { countCharacters } from '../speech/speech-provider.js';
-import { isAbortError } from '../errors.js';
+import { asStorageError, isAbortError } from '../errors.js';
 import { concatMp3 } from '../audio/concat-mp3.js';
 
 export interface SpeechClipEvent {
@@ -71,7 +71,12 @@ export class SpeechPipeline {
       return { audioKey: null, audioError: `the reply's sentences could not be joined into one file: ${reason}`, characters: this.#characters };
     }
     const audioKey = `${keyBase}.mp3`;
-    await blobs.put(audioKey, whole);
+    try {
+      await blobs.put(audioKey, whole);
+    } catch (error) {
+      const reason = asStorageError(error);
+      return { audioKey: null, audioError: `the reply's audio could not be stored: ${reason instanceof Error ? reason.message : String(reason)}`, characters: this.#characters };
+    }
     return { audioKey, audioError: null, characters: this.#characters };
   }
 
@@ -82,7 +87,13 @@ export class SpeechPipeline {
       const result = await provider.synthesize({ text, voiceId, signal });
       if (signal.aborted) return;
       const key = `${keyBase}-${seq}.mp3`;
-      await blobs.put(key, result.audio);
+      try {
+        await blobs.put(key, result.audio);
+      } catch (error) {
+        const reason = asStorageError(error);
+        this.#error = `the speech could not be stored: ${reason instanceof Error ? reason.message : String(reason)}`;
+        return;
+      }
       this.#clips.push(result.audio);
       this.#characters += countCharacters(text);
       onClip({

@@ -61,8 +61,12 @@ export interface ConversationRecord {
 }
 
 export type MessageRole = 'user' | 'assistant';
-/** `interrupted`: the reply was cut off (client gone, barge-in); content holds what was said. */
-export type MessageStatus = 'complete' | 'interrupted';
+/**
+ * `interrupted`: the reply was cut off (client gone, barge-in, server stopped); content holds what
+ * was said. `streaming`: a reply being written — saved as it grows, so a crash loses nothing;
+ * recovered as `interrupted` at the next start.
+ */
+export type MessageStatus = 'complete' | 'interrupted' | 'streaming';
 
 export interface MessageRecord {
   id: string;
@@ -113,11 +117,19 @@ export interface ConversationRepository {
   delete(id: string): Promise<void>;
 }
 
+export type MessagePatch = Partial<Pick<MessageRecord, 'content' | 'status' | 'audioKey' | 'audioBase' | 'audioError' | 'aiTokens' | 'ttsCharacters'>>;
+
 export interface MessageRepository {
+  /** Stores a message after every earlier one of its conversation: the order stored is the order listed. */
   create(message: MessageRecord): Promise<void>;
+  update(id: string, patch: MessagePatch): Promise<void>;
+  delete(id: string): Promise<void>;
+  /** The conversation's messages in the order they were stored. */
   listByConversation(conversationId: string): Promise<MessageRecord[]>;
   /** The last `limit` messages, oldest first (what a reply's context needs). */
   listRecent(conversationId: string, limit: number): Promise<MessageRecord[]>;
+  /** Messages in a status across conversations, e.g. replies left `streaming` by a crash. */
+  listByStatus(status: MessageStatus, limit: number): Promise<MessageRecord[]>;
   deleteByConversation(conversationId: string): Promise<void>;
 }
 
@@ -148,5 +160,7 @@ export interface Store {
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /** Applies pending schema migrations; returns the names applied. */
   migrate(): Promise<string[]>;
+  /** Why the store cannot serve right now (no answer, writes failing on a full disk), or undefined when it can. */
+  problem(): Promise<string | undefined>;
   close(): Promise<void>;
 }

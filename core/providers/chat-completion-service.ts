@@ -1,10 +1,11 @@
 import type { IdGenerator } from '../ids.js';
 import type { Owner } from '../ports/store.js';
 import type { UsageService } from '../usage/usage-service.js';
-import type { ChatMessage, ChatStreamPart, FinishReason, TokenUsage } from './chat-model.js';
+import type { ChatMessage, ChatRequest, ChatStreamPart, FinishReason, TokenUsage } from './chat-model.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import { ValidationError } from '../errors.js';
 import { Limits, checkText } from '../limits.js';
+import { capReplyLength } from './cap-reply-length.js';
 
 export interface ChatCompletionInput {
   provider?: string;
@@ -62,13 +63,14 @@ export class ChatCompletionService {
     });
     // Every vendor answers a user turn; instructions or an assistant turn alone get nothing to answer.
     if (!messages.some((message) => message.role === 'user')) throw new ValidationError('messages', 'messages must contain at least one user message');
-    const parts = model.stream({
+    const request: ChatRequest = {
       ...(system.length > 0 && { system: system.join('\n\n') }),
       messages,
       ...(input.temperature !== undefined && { temperature: input.temperature }),
       ...(input.maxTokens !== undefined && { maxTokens: input.maxTokens }),
       ...(input.signal && { signal: input.signal }),
-    });
+    };
+    const parts = capReplyLength(model.stream(request), request, Limits.replyMaxChars);
     return { id: this.#ids.next('chat'), provider: model.provider, model: model.modelId, parts: this.#metered(owner, parts) };
   }
 

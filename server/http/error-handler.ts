@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { isServiceError } from '../../core/index.js';
+import { asStorageError, isServiceError } from '../../core/index.js';
 import type { IdGenerator } from '../../core/index.js';
 import type { Serializer } from './serializer.js';
 
@@ -39,7 +39,9 @@ export function errorHandler({ serializer, ids, log }: ErrorHandlerOptions): Mid
       }
     } catch (error) {
       const { status, code, message, retryAfterS } = describe(error);
-      if (status >= 500 && code === 'internal_error') log(`${ctx.method} ${ctx.path} failed (${requestId})`, error);
+      if (code === 'internal_error') log(`${ctx.method} ${ctx.path} failed (${requestId})`, error);
+      // The client hears "try again later"; the operator needs the cause (a full disk).
+      else if (code === 'unavailable') log(`${ctx.method} ${ctx.path} unavailable (${requestId})`, error instanceof Error ? (error.cause ?? error) : error);
       if (ctx.headerSent || !ctx.writable) return;
       ctx.status = status;
       if (retryAfterS !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfterS))));
@@ -48,7 +50,9 @@ export function errorHandler({ serializer, ids, log }: ErrorHandlerOptions): Mid
   };
 }
 
-function describe(error: unknown): { status: number; code: string; message: string; retryAfterS?: number } {
+function describe(thrown: unknown): { status: number; code: string; message: string; retryAfterS?: number } {
+  // Any store's full disk is "try again later", not a 500.
+  const error = asStorageError(thrown);
   if (isServiceError(error)) {
     return {
       status: error.status,

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import type { AvatarService, Principal } from '../../core/index.js';
-import { ServiceError } from '../../core/index.js';
+import { ServiceError, ValidationError } from '../../core/index.js';
 import type { ServerConfig } from '../config.js';
 import type { ConnectionGate } from './connection-gate.js';
 import { authenticate } from './authenticate.js';
@@ -44,7 +44,7 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
       // Credentials and limits first: an unknown caller never gets its body read.
       async (ctx: Context, next: Next) => {
         const principal = await authenticate(ctx, route.auth, service, config);
-        if (route.auth !== 'none') await applyRateLimit(ctx, service, principal);
+        if (route.auth !== 'none' || route.limitAnonymous) await applyRateLimit(ctx, service, principal);
         ctx.state.principal = principal;
         await next();
       },
@@ -54,7 +54,7 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
       const principal = ctx.state.principal as Principal | undefined;
       const params = route.params ? route.params.parse(ctx.params, '') : undefined;
       const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
-      const body = route.body ? route.body.parse(serializer.request(ctx.request.body ?? {}), '') : undefined;
+      const body = route.body ? route.body.parse(serializer.request(shallow(ctx.request.body ?? {})), '') : undefined;
       const result = await route.handle({ params, query, body, principal, ctx, service, config, connections });
       if (result === undefined) return;
       ctx.status = route.status ?? 200;
@@ -72,4 +72,19 @@ async function requireJson(ctx: Context, next: Next): Promise<void> {
     throw new ServiceError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
   }
   await next();
+}
+
+/** Nesting no request body of this API comes near; deeper bodies are refused before any recursive walk. */
+const MAX_BODY_DEPTH = 32;
+
+/** The body, once it is known to nest at most {@link MAX_BODY_DEPTH} levels (checked without recursion). */
+function shallow(body: unknown): unknown {
+  const stack: [unknown, number][] = [[body, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_BODY_DEPTH) throw new ValidationError('body', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`);
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return body;
 }

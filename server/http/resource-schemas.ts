@@ -116,7 +116,8 @@ export const messageSchema = s.object(
     audio_url: s.optional(s.nullable(url('Assistant messages only: the reply as MP3; null without server speech'))),
     audio_error: s.optional(s.string({ description: 'Assistant messages only, present when speech synthesis failed' })),
     status: s.optional(
-      s.enum(every<MessageStatus>()(['complete', 'interrupted']), 'Assistant messages only; interrupted: cut off (client gone, barge-in)'),
+      // A reply still `streaming` is not listed: GET shows stored turns only.
+      s.enum(every<Exclude<MessageStatus, 'streaming'>>()(['complete', 'interrupted']), 'Assistant messages only; interrupted: cut off (client gone, barge-in, server stopped mid-reply)'),
     ),
     created_at: time('When the message was stored'),
     usage,

@@ -38,6 +38,8 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   summary: string;
   tag: string;
   auth: AuthRequirement;
+  /** Counted against the client address's rate limit even though it needs no credentials (routes that store something). */
+  limitAnonymous?: boolean;
   params?: Schema<P>;
   query?: Schema<Q>;
   body?: Schema<B>;

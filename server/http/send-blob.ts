@@ -43,8 +43,8 @@ export async function sendBlob(ctx: Context, blobs: BlobStore, key: string, opti
     ctx.status = 200;
     ctx.length = info.size;
   }
-  ctx.body = ctx.method === 'HEAD' ? null : Readable.from(blobs.read(key, range ?? undefined));
-  if (ctx.method === 'HEAD') ctx.length = range ? range.end - range.start + 1 : info.size;
+  // HEAD: the headers of GET and no body (a `null` body would turn the status into 204).
+  if (ctx.method !== 'HEAD') ctx.body = Readable.from(blobs.read(key, range ?? undefined));
 }
 
 /** One `bytes=` range (suffix and open-ended forms included); multiple ranges fall back to the whole file. */

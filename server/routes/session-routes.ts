@@ -49,6 +49,8 @@ export function demoSessionRoute(): Route {
     summary: 'Demo: a session token for the demo account',
     tag: 'demo',
     auth: 'none',
+    // Each call creates a conversation: limited like anonymous reads, per client address.
+    limitAnonymous: true,
     status: 201,
     response: sessionSchema.json,
     body: s.object({

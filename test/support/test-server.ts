@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AIProvider, AvatarService, SpeechProvider } from '../../core/index.js';
+import type { AIProvider, AvatarService, BlobStore, SpeechProvider } from '../../core/index.js';
 import {
   FsBlobStore,
   createAvatarService,
@@ -44,6 +44,10 @@ export interface TestServerOptions {
   log?: (message: string, error?: unknown) => void;
   /** Receives the access log; off unless given. */
   accessLog?: (line: string) => void;
+  /** Caps the SQLite file at this many 4 KiB pages: a disk that fills up. */
+  maxPageCount?: number;
+  /** Where audio goes; a folder of the data directory unless given. */
+  blobs?: BlobStore;
 }
 
 /**
@@ -57,8 +61,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', PUBLIC_URL: url, DEV_BOOTSTRAP: 'false', ...options.env });
   const service = createAvatarService({
-    store: await createSqliteStore({ filename: join(dataDir, 'avatar.db') }),
-    blobs: new FsBlobStore(join(dataDir, 'audio')),
+    store: await createSqliteStore({ filename: join(dataDir, 'avatar.db'), ...(options.maxPageCount !== undefined && { maxPageCount: options.maxPageCount }) }),
+    blobs: options.blobs ?? new FsBlobStore(join(dataDir, 'audio')),
     publicUrl: url,
     ids: idsFor(config),
     jwtSecret: config.jwtSecret,

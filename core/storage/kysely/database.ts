@@ -56,6 +56,8 @@ export interface MessagesTable {
   ai_tokens: number;
   tts_characters: number;
   created_at: number;
+  /** Position in the conversation, from 1, in the order stored. */
+  seq: number;
 }
 
 export interface UsageDailyTable {

@@ -17,6 +17,13 @@ const P1 = '\u0000p1';
 const P2 = '\u0000p2';
 const P3 = '\u0000p3';
 
+export interface KyselyStoreOptions {
+  /** Inside a transaction: nested `transaction` calls join it. */
+  inTransaction?: boolean;
+  /** The engine's own account of failing writes (a full disk), for {@link KyselyStore.problem}. */
+  problem?: () => string | undefined;
+}
+
 /**
  * The {@link Store} on any Kysely dialect. The engine-specific part (opening the connection,
  * pragmas) lives in the engine's folder; this class only builds queries.
@@ -28,11 +35,11 @@ export class KyselyStore implements Store {
   readonly messages: MessageRepository;
   readonly usage: UsageRepository;
   readonly #db: Kysely<Database>;
-  readonly #inTransaction: boolean;
+  readonly #options: KyselyStoreOptions;
 
-  constructor(db: Kysely<Database>, inTransaction = false) {
+  constructor(db: Kysely<Database>, options: KyselyStoreOptions = {}) {
     this.#db = db;
-    this.#inTransaction = inTransaction;
+    this.#options = options;
     this.accounts = accountRepository(db);
     this.apiKeys = apiKeyRepository(db);
     this.conversations = conversationRepository(db);
@@ -41,8 +48,8 @@ export class KyselyStore implements Store {
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
-    if (this.#inTransaction) return work(this);
-    return this.#db.transaction().execute((trx) => work(new KyselyStore(trx, true)));
+    if (this.#options.inTransaction) return work(this);
+    return this.#db.transaction().execute((trx) => work(new KyselyStore(trx, { ...this.#options, inTransaction: true })));
   }
 
   async migrate(): Promise<string[]> {
@@ -56,9 +63,13 @@ export class KyselyStore implements Store {
     await this.#db.destroy();
   }
 
-  /** For engine adapters that need raw access (health checks). */
-  async ping(): Promise<void> {
-    await sql`select 1`.execute(this.#db);
+  async problem(): Promise<string | undefined> {
+    try {
+      await sql`select 1`.execute(this.#db);
+    } catch (error) {
+      return `the database does not answer: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    return this.#options.problem?.();
   }
 }
 
@@ -232,7 +243,7 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
 
 function messageRepository(db: Kysely<Database>): MessageRepository {
   const ofConversation = precompile(
-    db.selectFrom('messages').selectAll().where('conversation_id', '=', P1).orderBy('created_at').orderBy('id'),
+    db.selectFrom('messages').selectAll().where('conversation_id', '=', P1).orderBy('seq'),
     [P1],
   );
   const recentOfConversation = precompile(
@@ -240,8 +251,7 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
       .selectFrom('messages')
       .selectAll()
       .where('conversation_id', '=', P1)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+      .orderBy('seq', 'desc')
       .limit(P2 as unknown as number),
     [P1, P2],
   );
@@ -261,8 +271,29 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
           ai_tokens: m.aiTokens,
           tts_characters: m.ttsCharacters,
           created_at: m.createdAt,
+          seq: (eb) =>
+            eb.selectFrom('messages').select(sql<number>`coalesce(max(seq), 0) + 1`.as('next')).where('conversation_id', '=', m.conversationId),
         })
         .execute();
+    },
+    async update(id, patch) {
+      const row = {
+        ...(patch.content !== undefined && { content: patch.content }),
+        ...(patch.status !== undefined && { status: patch.status }),
+        ...(patch.audioKey !== undefined && { audio_key: patch.audioKey }),
+        ...(patch.audioBase !== undefined && { audio_base: patch.audioBase }),
+        ...(patch.audioError !== undefined && { audio_error: patch.audioError }),
+        ...(patch.aiTokens !== undefined && { ai_tokens: patch.aiTokens }),
+        ...(patch.ttsCharacters !== undefined && { tts_characters: patch.ttsCharacters }),
+      };
+      if (Object.keys(row).length > 0) await db.updateTable('messages').set(row).where('id', '=', id).execute();
+    },
+    async delete(id) {
+      await db.deleteFrom('messages').where('id', '=', id).execute();
+    },
+    async listByStatus(status, limit) {
+      const rows = await db.selectFrom('messages').selectAll().where('status', '=', status).orderBy('created_at').limit(limit).execute();
+      return rows.map(toMessage);
     },
     async listByConversation(conversationId) {
       const { rows } = await ofConversation.execute(db as Kysely<never>, [conversationId]);

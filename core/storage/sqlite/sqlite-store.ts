@@ -3,12 +3,15 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Store } from '../../ports/store.js';
+import { ServiceError } from '../../errors.js';
 import type { Database } from '../kysely/database.js';
 import { KyselyStore } from '../kysely/kysely-store.js';
 
 export interface SqliteStoreSettings {
   /** Path of the database file, or `:memory:`. */
   filename: string;
+  /** Caps the file at this many pages (4 KiB each): a full disk, on purpose (tests, quotas). */
+  maxPageCount?: number;
 }
 
 /**
@@ -24,24 +27,97 @@ export async function createSqliteStore(settings: SqliteStoreSettings): Promise<
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return new KyselyStore(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }));
+  if (settings.maxPageCount !== undefined) database.pragma(`max_page_count = ${Math.floor(settings.maxPageCount)}`);
+  const monitor = new WriteMonitor();
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, monitor) }) });
+  return new KyselyStore(db, { problem: () => monitor.problem() });
 }
 
 const STATEMENT_CACHE_SIZE = 256;
 
 /**
+ * SQLite result codes that mean the storage cannot serve right now — a full disk, an I/O error, a
+ * read-only or vanished file, a lock held too long — not that the request was wrong. They become
+ * 503 `unavailable` with a retry delay; the cause stays attached for the operator's log.
+ */
+const UNAVAILABLE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|BUSY|LOCKED|NOMEM|PROTOCOL)/;
+const RETRY_AFTER_S = 30;
+/** How long after a failed write `/health` reports the storage unavailable (unless a write succeeds). */
+const FAILURE_MEMORY_MS = 30_000;
+
+/** What the engine knows of its own health: the last write that failed for lack of storage. */
+class WriteMonitor {
+  #failedAt = 0;
+  #reason = '';
+  #succeededAt = 0;
+
+  failed(reason: string): void {
+    this.#failedAt = Date.now();
+    this.#reason = reason;
+  }
+
+  succeeded(): void {
+    this.#succeededAt = Date.now();
+  }
+
+  /** The reason writes are failing, or undefined when they are not (as far as anyone has tried lately). */
+  problem(): string | undefined {
+    const recent = Date.now() - this.#failedAt < FAILURE_MEMORY_MS && this.#failedAt > this.#succeededAt;
+    return recent ? this.#reason : undefined;
+  }
+}
+
+function unavailable(error: unknown, monitor: WriteMonitor): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !UNAVAILABLE.test(code)) return error;
+  const reason = code.startsWith('SQLITE_FULL') ? 'the disk is full' : `the database cannot be written (${code})`;
+  monitor.failed(reason);
+  return new ServiceError('unavailable', 'Storage is temporarily unavailable; try again later', { cause: error, retryAfterS: RETRY_AFTER_S });
+}
+
+/**
  * Kysely's SQLite driver prepares every query anew; preparing costs about as much as running a
  * point read. The store's queries are a small fixed set, so their statements are kept (the
  * driver runs one query at a time on the connection, so a statement is never used twice at once).
+ * Statements also translate storage failures (see {@link UNAVAILABLE}) and tell the monitor how
+ * writes fare. A `rollback` after SQLite already rolled back by itself (it does on a full disk)
+ * is not an error: the original failure is the one the caller hears of.
  */
-function withStatementCache(database: SqliteDatabase & { prepare(sql: string): SqliteStatement }): SqliteDatabase {
+function withStatementCache(database: SqliteDatabase & { prepare(sql: string): SqliteStatement; readonly inTransaction: boolean }, monitor: WriteMonitor): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
+  const guarded = (sql: string, statement: SqliteStatement): SqliteStatement => ({
+    get reader() {
+      return statement.reader;
+    },
+    all: (parameters) => {
+      try {
+        return statement.all(parameters);
+      } catch (error) {
+        throw unavailable(error, monitor);
+      }
+    },
+    run: (parameters) => {
+      try {
+        const result = statement.run(parameters);
+        monitor.succeeded();
+        return result;
+      } catch (error) {
+        if (sql === 'rollback' && !database.inTransaction) return { changes: 0, lastInsertRowid: 0 };
+        throw unavailable(error, monitor);
+      }
+    },
+    iterate: (parameters) => statement.iterate(parameters),
+  });
   return {
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
-        statement = database.prepare(sql);
+        try {
+          statement = guarded(sql, database.prepare(sql));
+        } catch (error) {
+          throw unavailable(error, monitor);
+        }
         statements.set(sql, statement);
       }
       return statement;

@@ -149,13 +149,13 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       assert.equal(found?.endReason, 'ended');
     });
 
-    it('lists messages in order and deletes them with the conversation', async () => {
+    it('lists messages in the order stored and deletes them with the conversation', async () => {
       const conversation = newConversation(account);
       await store.conversations.create(conversation);
       const first = newMessage(conversation.id, 100, 'first');
       const second = { ...newMessage(conversation.id, 200, 'second'), role: 'assistant' as const, audioKey: 'aud_x.mp3', audioBase: 'aud_x', aiTokens: 7 };
-      await store.messages.create(second);
       await store.messages.create(first);
+      await store.messages.create(second);
       assert.deepEqual(await store.messages.listByConversation(conversation.id), [first, second]);
       assert.deepEqual(await store.messages.listRecent(conversation.id, 1), [second]);
       assert.deepEqual(await store.messages.listRecent(conversation.id, 5), [first, second]);
@@ -163,6 +163,34 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       await store.conversations.delete(conversation.id);
       assert.deepEqual(await store.messages.listByConversation(conversation.id), []);
       assert.equal(await store.conversations.find({ accountId: account.id, mode: 'test' }, conversation.id), undefined);
+    });
+
+    it('keeps the stored order of messages with the same timestamp or a clock that stepped back', async () => {
+      const conversation = newConversation(account);
+      await store.conversations.create(conversation);
+      // Ids that sort against the order of storing, at one millisecond, then an earlier one.
+      const stored = [
+        { ...newMessage(conversation.id, 500, 'user'), id: 'msg_zzzz' },
+        { ...newMessage(conversation.id, 500, 'reply'), id: 'msg_aaaa', role: 'assistant' as const },
+        { ...newMessage(conversation.id, 400, 'after a clock step'), id: 'msg_mmmm' },
+      ];
+      for (const message of stored) await store.messages.create(message);
+      assert.deepEqual((await store.messages.listByConversation(conversation.id)).map((m) => m.content), ['user', 'reply', 'after a clock step']);
+      assert.deepEqual((await store.messages.listRecent(conversation.id, 2)).map((m) => m.content), ['reply', 'after a clock step']);
+    });
+
+    it('updates, finds by status and deletes single messages', async () => {
+      const conversation = newConversation(account);
+      await store.conversations.create(conversation);
+      const reply = { ...newMessage(conversation.id, 1, ''), role: 'assistant' as const, status: 'streaming' as const, audioBase: 'aud_y' };
+      await store.messages.create(reply);
+      assert.ok((await store.messages.listByStatus('streaming', 10)).some((m) => m.id === reply.id));
+      await store.messages.update(reply.id, { content: 'so far', status: 'interrupted', audioBase: null, audioError: 'stopped', aiTokens: 3 });
+      const [updated] = await store.messages.listByConversation(conversation.id);
+      assert.deepEqual(updated, { ...reply, content: 'so far', status: 'interrupted', audioBase: null, audioError: 'stopped', aiTokens: 3 });
+      assert.ok(!(await store.messages.listByStatus('streaming', 10)).some((m) => m.id === reply.id));
+      await store.messages.delete(reply.id);
+      assert.deepEqual(await store.messages.listByConversation(conversation.id), []);
     });
 
     it('keeps unicode content intact', async () => {

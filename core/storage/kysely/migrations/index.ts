@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001-initial.js';
 import { usage } from './0002-usage.js';
+import { messageOrder } from './0003-message-order.js';
 
 /** Versioned migrations, applied in name order. Never edit a shipped one: add the next. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-usage': usage,
+  '0003-message-order': messageOrder,
 };
 
 export const migrationProvider: MigrationProvider = {
