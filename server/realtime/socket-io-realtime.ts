@@ -27,7 +27,7 @@ export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, 
 export const roomOf = (conversationId: string) => `conversation:${conversationId}`;
 
 /** Packets queued for a socket that does not read; past this the socket is disconnected. */
-const MAX_QUEUED_PACKETS = 2_000;
+const MAX_QUEUED_PACKETS = 20_000;
 
 /**
  * socket.io at `/v1/realtime` (DESIGN.md §7): a handshake with `auth: {token}`, `join` /
