@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const filters = process.argv.slice(2);
 const benches = readdirSync(here)
-  .filter((file) => file.endsWith('.js') && file !== 'run.js')
+  // The soak runs ten minutes on its own: `npm run soak`.
+  .filter((file) => file.endsWith('.js') && file !== 'run.js' && file !== 'soak.js')
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();
 

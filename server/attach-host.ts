@@ -25,15 +25,16 @@ export interface Host {
 export function attachHost(server: HttpServer, options: Omit<AppOptions, 'connections'>): Host {
   const { service, config } = options;
   const connections = new ConnectionGate(service);
+  const serializer = createSerializer(config.apiStyle);
   guardConnections(server, {
     maxPerAddress: config.maxConnectionsPerAddress,
     headersTimeoutMs: config.headersTimeoutMs,
-    serializer: createSerializer(config.apiStyle),
+    serializer,
     ids: service.ids,
   });
   const app = createApp({ ...options, connections });
   server.on('request', app.callback());
-  const realtime = attachRealtime(server, service, connections);
+  const realtime = attachRealtime(server, service, connections, serializer);
   return {
     app,
     connections,

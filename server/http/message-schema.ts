@@ -6,3 +6,6 @@ export const messageContent = s.string({ min: 1, max: Limits.contentMaxChars, de
 
 /** The data of a realtime `message` (socket.io event or WebSocket frame). */
 export const realtimeMessage = s.object({ content: messageContent });
+
+/** The data of a socket.io `join`. */
+export const realtimeJoin = s.object({ conversation_id: s.string({ min: 1, max: 64, description: 'The conversation to join' }) });

@@ -49,7 +49,7 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
         await next();
       },
     ];
-    if (route.body) middleware.push(requireJson, parseJson);
+    if (route.body) middleware.push(requireJson, decoding(parseJson));
     middleware.push(async (ctx: Context) => {
       const principal = ctx.state.principal as Principal | undefined;
       const params = route.params ? route.params.parse(ctx.params, '') : undefined;
@@ -65,10 +65,14 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
   return router;
 }
 
-/** A body on a JSON route must be declared as JSON; an empty body counts as `{}`. */
+/**
+ * A body on a JSON route must be declared as `application/json` (other `+json` types are not
+ * parsed as JSON by the body parser, so they are refused rather than read as `{}`); an empty body
+ * counts as `{}`.
+ */
 async function requireJson(ctx: Context, next: Next): Promise<void> {
   const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
-  if (hasBody && !ctx.is('application/json', '+json')) {
+  if (hasBody && !ctx.is('application/json')) {
     throw new ServiceError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
   }
   await next();
@@ -87,4 +91,23 @@ function shallow(body: unknown): unknown {
     for (const child of Object.values(value)) stack.push([child, depth + 1]);
   }
   return body;
+}
+
+/**
+ * The body parser, with bodies that do not decode as their `Content-Encoding` says (gzip, deflate,
+ * br) refused as 400 instead of surfacing zlib's error as a 500.
+ */
+function decoding(parse: Middleware): Middleware {
+  return async (ctx, next) => {
+    try {
+      await parse(ctx, async () => undefined);
+    } catch (error) {
+      const code = String((error as { code?: unknown }).code ?? '');
+      if (code.startsWith('Z_') || code.includes('BROTLI') || /decompression failed/i.test(String((error as Error).message))) {
+        throw new ValidationError('body', `The request body does not decode as Content-Encoding: ${ctx.get('content-encoding')} says`);
+      }
+      throw error;
+    }
+    await next();
+  };
 }

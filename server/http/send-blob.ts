@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { BlobStore } from '../../core/index.js';
-import { NotFoundError, isValidBlobKey } from '../../core/index.js';
+import { NotFoundError, ServiceError, isValidBlobKey } from '../../core/index.js';
 
 export interface SendBlobOptions {
   contentType: string;
@@ -10,13 +10,19 @@ export interface SendBlobOptions {
 
 /**
  * Serves a blob with HTTP caching and single byte ranges: ETag / If-None-Match → 304,
- * `Range: bytes=a-b` → 206 with Content-Range, an unsatisfiable range → 416. Unknown or
+ * `Range: bytes=a-b` → 206 with Content-Range, an unsatisfiable range → 416 (a JSON error). Unknown or
  * malformed keys are 404: a key is never turned into a path before it is validated.
  */
 export async function sendBlob(ctx: Context, blobs: BlobStore, key: string, options: SendBlobOptions): Promise<void> {
   const info = isValidBlobKey(key) ? await blobs.stat(key) : undefined;
   if (!info) throw new NotFoundError('file', key);
   const etag = `"${info.size.toString(16)}-${Math.floor(info.modifiedAt).toString(16)}"`;
+  const range = parseRange(ctx.get('range'), info.size);
+  if (range === 'unsatisfiable') {
+    // An error like any other (JSON in the API's style), with the size the client can ask within.
+    ctx.set('Content-Range', `bytes */${info.size}`);
+    throw new ServiceError('range_not_satisfiable', `The range ${ctx.get('range')} is outside the file's ${info.size} bytes`);
+  }
   ctx.set({
     'Content-Type': options.contentType,
     'Cache-Control': options.cacheControl,
@@ -26,13 +32,6 @@ export async function sendBlob(ctx: Context, blobs: BlobStore, key: string, opti
   });
   if (ctx.get('if-none-match') === etag) {
     ctx.status = 304;
-    return;
-  }
-  const range = parseRange(ctx.get('range'), info.size);
-  if (range === 'unsatisfiable') {
-    ctx.status = 416;
-    ctx.set('Content-Range', `bytes */${info.size}`);
-    ctx.body = '';
     return;
   }
   if (range) {

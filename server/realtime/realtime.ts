@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AvatarService, ServerFrame } from '../../core/index.js';
 import type { ConnectionGate } from '../http/connection-gate.js';
+import type { Serializer } from '../http/serializer.js';
 import { toWire } from '../http/reply-wire.js';
 import { createSocketIoRealtime, emitToConversation } from './socket-io-realtime.js';
 import type { RealtimeServer } from './socket-io-realtime.js';
@@ -15,9 +16,9 @@ export interface Realtime {
  * Attaches both realtime transports to the HTTP server and relays every conversation event —
  * whichever transport or REST call started the reply — to the clients of that conversation.
  */
-export function attachRealtime(httpServer: HttpServer, service: AvatarService, gate: ConnectionGate): Realtime {
+export function attachRealtime(httpServer: HttpServer, service: AvatarService, gate: ConnectionGate, serializer: Serializer): Realtime {
   const io = createSocketIoRealtime(httpServer, service, gate);
-  const ws = new WebSocketRealtime(httpServer, service, gate);
+  const ws = new WebSocketRealtime(httpServer, service, gate, serializer);
   const unsubscribe = service.conversations.onEvent((conversationId, event) => {
     const frame: ServerFrame =
       event.type === 'ended'

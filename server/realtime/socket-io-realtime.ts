@@ -10,7 +10,7 @@ import type {
 } from '../../core/index.js';
 import { ServiceError } from '../../core/index.js';
 import type { ConnectionGate } from '../http/connection-gate.js';
-import { realtimeMessage } from '../http/message-schema.js';
+import { realtimeJoin, realtimeMessage } from '../http/message-schema.js';
 import { presentConversationCreated } from '../http/present.js';
 import { errorPayload } from '../http/reply-wire.js';
 import { admitRealtimeClient, checkScope } from './realtime-auth.js';
@@ -71,45 +71,34 @@ export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarSe
     const { client } = socket.data;
     const admit = () => client.connection.admitMessage(socket.handshake.address);
 
-    socket.on('join', async (data, ack) => {
-      try {
-        await admit();
-        const conversationId = String(data?.conversation_id ?? '');
-        checkScope(client, conversationId);
-        const conversation = await service.conversations.get(client.owner, conversationId);
-        if (socket.data.conversationId) await socket.leave(roomOf(socket.data.conversationId));
-        await socket.join(roomOf(conversationId));
-        socket.data.conversationId = conversationId;
-        reply(ack, { conversation: presentConversationCreated(conversation) });
-      } catch (error) {
-        fail(socket, ack, error);
-      }
+    on(socket, 'join', async (data) => {
+      await admit();
+      const { conversation_id: conversationId } = realtimeJoin.parse(data, '');
+      checkScope(client, conversationId);
+      const conversation = await service.conversations.get(client.owner, conversationId);
+      if (socket.data.conversationId) await socket.leave(roomOf(socket.data.conversationId));
+      await socket.join(roomOf(conversationId));
+      socket.data.conversationId = conversationId;
+      return { conversation: presentConversationCreated(conversation) };
     });
 
-    socket.on('message', async (data, ack) => {
-      try {
-        await admit();
-        const conversationId = joined(socket);
-        const { content } = realtimeMessage.parse(data, '');
-        // A new message while the avatar talks interrupts it (barge-in).
-        const started = await service.conversations.startReply(client.owner, conversationId, content, { whenBusy: 'interrupt' });
-        reply(ack, { user_message_id: started.userMessage.id });
-        for await (const _ of started.events); // relayed to the room by the conversation listener
-      } catch (error) {
-        fail(socket, ack, error);
-      }
+    on(socket, 'message', async (data, ack) => {
+      await admit();
+      const conversationId = joined(socket);
+      const { content } = realtimeMessage.parse(data, '');
+      // A new message while the avatar talks interrupts it (barge-in).
+      const started = await service.conversations.startReply(client.owner, conversationId, content, { whenBusy: 'interrupt' });
+      ack({ user_message_id: started.userMessage.id });
+      for await (const _ of started.events); // relayed to the room by the conversation listener
+      return undefined;
     });
 
-    socket.on('interrupt', async (ack) => {
-      try {
-        await admit();
-        const conversationId = joined(socket);
-        const wasReplying = service.conversations.isReplying(conversationId);
-        await service.conversations.interrupt(client.owner, conversationId);
-        reply(ack, { interrupted: wasReplying });
-      } catch (error) {
-        fail(socket, ack, error);
-      }
+    on(socket, 'interrupt', async () => {
+      await admit();
+      const conversationId = joined(socket);
+      const wasReplying = service.conversations.isReplying(conversationId);
+      await service.conversations.interrupt(client.owner, conversationId);
+      return { interrupted: wasReplying };
     });
   });
 
@@ -135,14 +124,37 @@ function joined(socket: RealtimeSocket): string {
   return id;
 }
 
-function reply<T>(ack: ((result: { ok: true; data: T }) => void) | undefined, data: T): void {
-  if (typeof ack === 'function') ack({ ok: true, data });
-}
-
-/** An acknowledgement carries the error; without one, the client gets an `error` event. */
-function fail(socket: RealtimeSocket, ack: unknown, error: unknown): void {
-  if (typeof ack === 'function') (ack as (r: unknown) => void)({ ok: false, ...errorPayload(error) });
-  else socket.emit('error', errorPayload(error));
+/**
+ * Listens to a client event whatever arguments come with it: the acknowledgement is the last
+ * argument when it is a function (socket.io appends it), the data the first one otherwise. The
+ * handler's result — or an early `ack` call — acknowledges success once; a failure goes to the
+ * acknowledgement, or as an `error` event when the client asked for none.
+ */
+function on(
+  socket: RealtimeSocket,
+  event: string,
+  handler: (data: unknown, ack: (data: unknown) => void) => Promise<unknown>,
+): void {
+  (socket.on as (event: string, listener: (...args: unknown[]) => void) => void)(event, (...args) => {
+    const callback = typeof args.at(-1) === 'function' ? (args.pop() as (result: unknown) => void) : undefined;
+    let acknowledged = false;
+    const ack = (data: unknown) => {
+      if (acknowledged) return;
+      acknowledged = true;
+      callback?.({ ok: true, data });
+    };
+    handler(args[0], ack).then(
+      (data) => {
+        if (data !== undefined) ack(data);
+      },
+      (error: unknown) => {
+        if (acknowledged) return socket.emit('error', errorPayload(error));
+        acknowledged = true;
+        if (callback) callback({ ok: false, ...errorPayload(error) });
+        else socket.emit('error', errorPayload(error));
+      },
+    );
+  });
 }
 
 function connectError(error: unknown): Error & { data: WireError } {

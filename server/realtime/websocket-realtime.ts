@@ -2,10 +2,11 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import type { AvatarService, ServerFrame, ServiceError } from '../../core/index.js';
-import { ValidationError, isServiceError } from '../../core/index.js';
+import type { AvatarService, ServerFrame } from '../../core/index.js';
+import { ServiceError, ValidationError, isServiceError } from '../../core/index.js';
 import type { ConnectionGate } from '../http/connection-gate.js';
 import { realtimeMessage } from '../http/message-schema.js';
+import type { Serializer } from '../http/serializer.js';
 import { errorPayload } from '../http/reply-wire.js';
 import { admitRealtimeClient } from './realtime-auth.js';
 import type { RealtimeClient } from './realtime-auth.js';
@@ -31,21 +32,23 @@ export const WsCloseCode = {
 export class WebSocketRealtime {
   readonly #service: AvatarService;
   readonly #gate: ConnectionGate;
+  readonly #serializer: Serializer;
   readonly #server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   readonly #byConversation = new Map<string, Set<WebSocket>>();
   readonly #heartbeat: ReturnType<typeof setInterval>;
   readonly #alive = new WeakSet<WebSocket>();
 
-  constructor(httpServer: HttpServer, service: AvatarService, gate: ConnectionGate) {
+  constructor(httpServer: HttpServer, service: AvatarService, gate: ConnectionGate, serializer: Serializer) {
     this.#service = service;
     this.#gate = gate;
+    this.#serializer = serializer;
     httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const path = (req.url ?? '').split('?')[0] ?? '';
       if (path.startsWith('/v1/realtime')) return; // socket.io's
       const match = PATH.exec(path);
-      if (!match) return refuse(socket, 404, { error: { code: 'not_found', message: `No WebSocket endpoint at ${path}` } });
+      if (!match) return this.#refuse(socket, new ServiceError('not_found', `No WebSocket endpoint at ${path}`));
       const malformed = malformedUpgrade(req);
-      if (malformed) return refuse(socket, 400, { error: { code: 'invalid_request', message: malformed } });
+      if (malformed) return this.#refuse(socket, new ValidationError('headers', malformed));
       void this.#upgrade(req, socket, head, match[1]!);
     });
     this.#heartbeat = setInterval(() => this.#ping(), HEARTBEAT_MS);
@@ -89,7 +92,7 @@ export class WebSocketRealtime {
       await this.#service.conversations.get(client.owner, conversationId);
     } catch (error) {
       client?.connection.release();
-      return refuse(socket, isServiceError(error) ? error.status : 500, errorPayload(error), isServiceError(error) ? error.retryAfterS : undefined);
+      return this.#refuse(socket, error);
     }
     const admitted = client;
     this.#server.handleUpgrade(req, socket, head, (opened) => {
@@ -123,6 +126,20 @@ export class WebSocketRealtime {
     } catch (error) {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'error', data: errorPayload(error) }));
     }
+  }
+
+  /** Answers a refused upgrade with a plain HTTP error in the API's style (as REST would). */
+  #refuse(socket: Duplex, error: unknown): void {
+    if (socket.destroyed) return;
+    const failure = isServiceError(error) ? error : new ServiceError('internal_error', 'Something went wrong on our side');
+    const requestId = this.#service.ids.next('req');
+    const text = JSON.stringify(this.#serializer.error(failure.code, failure.message, requestId));
+    socket.end(
+      `HTTP/1.1 ${failure.status} ${REASONS[failure.status] ?? 'Error'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nX-Request-Id: ${requestId}\r\n` +
+        (failure.retryAfterS !== undefined ? `Retry-After: ${Math.max(1, Math.ceil(failure.retryAfterS))}\r\n` : '') +
+        `Connection: close\r\n\r\n${text}`,
+    );
   }
 
   #ping(): void {
@@ -173,15 +190,11 @@ function malformedUpgrade(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' };
-
-function refuse(socket: Duplex, status: number, body: unknown, retryAfterS?: number): void {
-  if (socket.destroyed) return;
-  const text = JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
-      (retryAfterS !== undefined ? `Retry-After: ${Math.max(1, Math.ceil(retryAfterS))}\r\n` : '') +
-      `Connection: close\r\n\r\n${text}`,
-  );
-}
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};

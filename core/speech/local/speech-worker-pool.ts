@@ -105,9 +105,16 @@ export class SpeechWorkerPool {
   }
 
   #spawn(): Slot {
-    // Workers inherit the host's Node flags; --input-type is refused in a worker, so drop it.
-    const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-    const worker = new Worker(this.#settings.workerUrl, { workerData: this.#settings.workerData, execArgv });
+    // Workers inherit the host's Node flags (loaders, say) except those Node refuses in a worker:
+    // --input-type, and process-wide ones such as --expose-gc, which fail the whole list.
+    let worker: Worker;
+    try {
+      const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+      worker = new Worker(this.#settings.workerUrl, { workerData: this.#settings.workerData, execArgv });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+      worker = new Worker(this.#settings.workerUrl, { workerData: this.#settings.workerData, execArgv: [] });
+    }
     const slot: Slot = { worker, job: null };
     worker.unref();
     worker.on('message', (response: WorkerResponse) => {
