@@ -2,8 +2,6 @@ import type { Context } from 'koa';
 import type { AvatarService, Principal } from '../../core/index.js';
 import { UnauthorizedError } from '../../core/index.js';
 import type { ServerConfig } from '../config.js';
-import type { Credential } from './connection-gate.js';
-import type { AuthRequirement } from './route.js';
 
 /** The credential of `Authorization: Bearer <credential>`, if any. */
 export function bearerToken(ctx: Context): string | undefined {
@@ -12,6 +10,24 @@ export function bearerToken(ctx: Context): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new UnauthorizedError('Malformed Authorization header: use "Authorization: Bearer <key>"');
   return match[1];
+}
+
+/**
+ * Who may call a route:
+ * - `none`: anyone, always (health checks);
+ * - `public`: anyone, unless REQUIRE_KEY_FOR_READS is on (then an API key);
+ * - `api_key`: a live or test API key;
+ * - `account`: an account token (JWT), for key management;
+ * - `conversation`: an API key, or a browser session token scoped to the `:id` conversation.
+ */
+export type AuthRequirement = 'none' | 'public' | 'api_key' | 'account' | 'conversation';
+
+/** What a long-lived connection presented when it opened, kept so it can be checked again. */
+export interface Credential {
+  token: string;
+  origin: string | undefined;
+  /** The one conversation the connection serves (WebSocket, SSE); absent: any of the credential's (socket.io). */
+  conversationId?: string;
 }
 
 /** The credential of a request, kept by streams that outlive it so it can be checked again. */

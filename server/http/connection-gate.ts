@@ -1,15 +1,8 @@
 import type { AvatarService, ConnectionLease, Principal } from '../../core/index.js';
 import { ServiceError, UnauthorizedError, isServiceError } from '../../core/index.js';
 import { authenticateCredential } from './authenticate.js';
+import type { Credential } from './authenticate.js';
 import { countRequest, refuseOverLimit } from './rate-limit.js';
-
-/** What a long-lived connection presented when it opened, kept so it can be checked again. */
-export interface Credential {
-  token: string;
-  origin: string | undefined;
-  /** The one conversation the connection serves (WebSocket, SSE); absent: any of the credential's (socket.io). */
-  conversationId?: string;
-}
 
 /** Callers that may hold connections: API keys and session tokens (account tokens manage keys only). */
 export type ConnectionPrincipal = Exclude<Principal, { type: 'account' }>;

@@ -2,17 +2,9 @@ import type { Context } from 'koa';
 import type { AvatarService, Principal } from '../../core/index.js';
 import type { JsonSchema, Schema } from '../schema/schema.js';
 import type { ServerConfig } from '../config.js';
+import type { AuthRequirement } from './authenticate.js';
 import type { ConnectionGate } from './connection-gate.js';
 
-/**
- * Who may call a route:
- * - `none`: anyone, always (health checks);
- * - `public`: anyone, unless REQUIRE_KEY_FOR_READS is on (then an API key);
- * - `api_key`: a live or test API key;
- * - `account`: an account token (JWT), for key management;
- * - `conversation`: an API key, or a browser session token scoped to the `:id` conversation.
- */
-export type AuthRequirement = 'none' | 'public' | 'api_key' | 'account' | 'conversation';
 
 export interface RouteInput<P, Q, B> {
   params: P;
