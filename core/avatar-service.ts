@@ -13,11 +13,11 @@ import { PersonaCatalog } from './personas/persona-catalog.js';
 import { ProviderRegistry } from './providers/provider-registry.js';
 import { SpeechRegistry } from './speech/speech-registry.js';
 import { SessionService } from './sessions/session-service.js';
-import type { ConnectionCounter } from './limits/connection-counter.js';
-import { MemoryConnectionCounter } from './limits/connection-counter.js';
-import type { RateLimiter } from './limits/rate-limiter.js';
-import { MemoryRateLimiter } from './limits/rate-limiter.js';
-import { UsageLimits } from './limits/usage-limits.js';
+import type { ConnectionCounter } from './access/connection-counter.js';
+import { MemoryConnectionCounter } from './access/connection-counter.js';
+import type { RateLimiter } from './access/rate-limiter.js';
+import { MemoryRateLimiter } from './access/rate-limiter.js';
+import { AccessLimits } from './access/access-limits.js';
 import { UsageService } from './usage/usage-service.js';
 import { ChatCompletionService } from './providers/chat-completion-service.js';
 import { TtsService } from './speech/tts-service.js';
@@ -68,7 +68,7 @@ export interface AvatarService {
   readonly personas: PersonaCatalog;
   readonly conversations: ConversationService;
   readonly sessions: SessionService;
-  readonly limits: UsageLimits;
+  readonly limits: AccessLimits;
   readonly usage: UsageService;
   readonly providers: ProviderRegistry;
   readonly speech: SpeechRegistry;
@@ -103,7 +103,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const usage = new UsageService({ store, clock });
   const conversations = new ConversationService({ store, blobs, clock, ids, avatars, personas, providers, speech, usage });
   const sessions = new SessionService({ conversations, store, secret: options.jwtSecret, clock });
-  const limits = new UsageLimits({
+  const limits = new AccessLimits({
     store,
     clock,
     rates: options.rateLimiter ?? new MemoryRateLimiter(clock),

@@ -10,7 +10,7 @@ export { systemClock, ManualClock, isoTime } from './clock.js';
 export type { Clock } from './clock.js';
 export { createIdGenerator } from './ids.js';
 export type { IdGenerator, IdPrefix, IdGeneratorOptions } from './ids.js';
-export { Limits, isWellFormedText } from './limits.js';
+export { Limits, checkText, countCharacters, isWellFormedText } from './text-limits.js';
 export type { UrlBuilder } from './urls.js';
 
 export type * from './ports/store.js';
@@ -53,12 +53,14 @@ export { createGoogleProvider, GOOGLE_MODELS } from './providers/google/index.js
 export { createOllamaProvider, OLLAMA_MODELS } from './providers/ollama/index.js';
 export { createOpenAICompatibleProvider } from './providers/openai-compatible/index.js';
 export type { OpenAICompatibleProviderSettings } from './providers/openai-compatible/index.js';
-export type { VendorProviderSettings } from './http/vendor-provider-settings.js';
-export type { VendorHttpSettings, FetchFunction } from './http/http-settings.js';
+export type { VendorProviderSettings } from './providers/vendor-provider-settings.js';
+export type { VendorHttpSettings, FetchFunction } from './vendor-http/http-settings.js';
 export { FallbackChatModel, createFallbackChatModel } from './providers/fallback-chat-model.js';
 export type { FallbackChatModelSettings, FallbackEvent } from './providers/fallback-chat-model.js';
 
 export type * from './speech/speech-provider.js';
+export { avatarVoices, findAvatarVoice, parseAvatarVoiceId } from './speech/avatar-voices.js';
+export type { AvatarVoice, VoiceGender } from './speech/avatar-voices.js';
 export { SpeechRegistry, BROWSER_SPEECH } from './speech/speech-registry.js';
 export { TtsService, TTS_TEXT_MAX_CHARS, DEFAULT_TTS_VOICE } from './speech/tts-service.js';
 export type { Synthesis, SynthesizeInput, CatalogVoice } from './speech/tts-service.js';
@@ -76,12 +78,12 @@ export type { FallbackSpeechSettings } from './speech/fallback-speech-provider.j
 export type * from './protocol/realtime-protocol.js';
 export { SessionService, SESSION_TTL_DEFAULT_S, SESSION_TTL_MAX_S } from './sessions/session-service.js';
 export type { SessionPrincipal, SessionMinter, IssuedSession, CreateSessionInput } from './sessions/session-service.js';
-export { TierLimits, limitsOf } from './limits/tier-limits.js';
-export type { AccountLimits } from './limits/tier-limits.js';
-export { MemoryRateLimiter } from './limits/rate-limiter.js';
-export type { RateLimiter, RateRule, RateDecision } from './limits/rate-limiter.js';
-export { MemoryConnectionCounter } from './limits/connection-counter.js';
-export type { ConnectionCounter, ConnectionLease } from './limits/connection-counter.js';
-export { UsageLimits } from './limits/usage-limits.js';
+export { TierLimits, limitsOf } from './access/tier-limits.js';
+export type { AccountLimits } from './access/tier-limits.js';
+export { MemoryRateLimiter } from './access/rate-limiter.js';
+export type { RateLimiter, RateRule, RateDecision } from './access/rate-limiter.js';
+export { MemoryConnectionCounter } from './access/connection-counter.js';
+export type { ConnectionCounter, ConnectionLease } from './access/connection-counter.js';
+export { AccessLimits } from './access/access-limits.js';
 export { UsageService } from './usage/usage-service.js';
 export type { UsageReport } from './usage/usage-service.js';

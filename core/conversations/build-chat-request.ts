@@ -2,7 +2,7 @@ import type { Avatar } from '../avatars/avatar.js';
 import type { Persona } from '../personas/persona.js';
 import type { ChatRequest, Character } from '../providers/chat-model.js';
 import type { ConversationRecord, MessageRecord } from '../ports/store.js';
-import { Limits } from '../limits.js';
+import { Limits } from '../text-limits.js';
 
 export interface ChatContext {
   conversation: ConversationRecord;

@@ -9,8 +9,8 @@ import type { SpeechRegistry } from '../speech/speech-registry.js';
 import type { UsageService } from '../usage/usage-service.js';
 import type { ConversationEvent, ReplyEvent } from './reply-event.js';
 import { NotFoundError, ServiceError, ValidationError } from '../errors.js';
-import { Limits, checkText } from '../limits.js';
-import { parseNeural2VoiceId } from '../speech/speech-provider.js';
+import { Limits, checkText } from '../text-limits.js';
+import { parseAvatarVoiceId } from '../speech/avatar-voices.js';
 import { EventChannel } from '../util/event-channel.js';
 import { deleteReplyAudio } from './speech-pipeline.js';
 import { runReply } from './run-reply.js';
@@ -87,7 +87,7 @@ export class ConversationService {
     if (input.voiceId !== undefined) {
       // The voices `POST /v1/tts` takes for that engine: avatar voices, and the engine's own ids.
       if (engine) engine.engineVoiceFor(voiceId);
-      else if (!parseNeural2VoiceId(voiceId)) {
+      else if (!parseAvatarVoiceId(voiceId)) {
         throw new ValidationError('voice_id', 'voice_id must look like en-US-Neural2-F (<locale>-Neural2-<letter>) with browser speech');
       }
     }

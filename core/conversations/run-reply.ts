@@ -10,7 +10,7 @@ import type { SpeechProvider } from '../speech/speech-provider.js';
 import type { ReplyEvent } from './reply-event.js';
 import { ProviderError, ServiceError, isServiceError } from '../errors.js';
 import { SentenceSplitter } from '../speech/sentence-splitter.js';
-import { Limits } from '../limits.js';
+import { Limits } from '../text-limits.js';
 import { capReplyLength } from '../providers/cap-reply-length.js';
 import { buildChatRequest } from './build-chat-request.js';
 import { SpeechPipeline } from './speech-pipeline.js';

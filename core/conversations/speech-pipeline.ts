@@ -1,8 +1,8 @@
 import type { BlobStore } from '../ports/blob-store.js';
 import type { SpeechProvider, VisemeCue } from '../speech/speech-provider.js';
-import { countCharacters } from '../speech/speech-provider.js';
 import { asStorageError, isAbortError } from '../errors.js';
 import { concatMp3 } from '../audio/concat-mp3.js';
+import { countCharacters } from '../text-limits.js';
 
 export interface SpeechClipEvent {
   type: 'audio';

@@ -4,7 +4,7 @@ import type { UsageService } from '../usage/usage-service.js';
 import type { ChatMessage, ChatRequest, ChatStreamPart, FinishReason, TokenUsage } from './chat-model.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import { ValidationError } from '../errors.js';
-import { Limits, checkText } from '../limits.js';
+import { Limits, checkText } from '../text-limits.js';
 import { capReplyLength } from './cap-reply-length.js';
 
 export interface ChatCompletionInput {

@@ -1,5 +1,5 @@
 import { ErrorCode, isAbortError, ProviderError, ServiceError, ValidationError } from '../errors.js';
-import { describeCause } from '../http/vendor-errors.js';
+import { describeCause } from '../vendor-http/vendor-errors.js';
 import type { SpeechProvider, SpeechRequest, SpeechResult, Voice } from './speech-provider.js';
 
 export interface FallbackSpeechSettings {

@@ -66,14 +66,4 @@ export interface SpeechProvider {
   close(): Promise<void>;
 }
 
-/** Parses `en-US-Neural2-F` into its parts; null for other shapes. */
-export function parseNeural2VoiceId(id: string): { locale: string; letter: string } | null {
-  const match = /^([a-z]{2,3}-[A-Z]{2})-Neural2-([A-Z])$/.exec(id);
-  return match ? { locale: match[1]!, letter: match[2]! } : null;
-}
 
-export function countCharacters(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}

@@ -5,7 +5,7 @@ import type { UsageService } from '../usage/usage-service.js';
 import type { SpeechProvider, Voice } from './speech-provider.js';
 import type { SpeechRegistry } from './speech-registry.js';
 import { ErrorCode, NotFoundError, ServiceError, ValidationError } from '../errors.js';
-import { checkText } from '../limits.js';
+import { checkText } from '../text-limits.js';
 import { BROWSER_SPEECH } from './speech-registry.js';
 
 /** Characters of one `POST /v1/tts` text; the same cap as a user message. */

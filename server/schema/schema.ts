@@ -1,4 +1,4 @@
-import { ValidationError, isWellFormedText } from '../../core/index.js';
+import { ValidationError, countCharacters, isWellFormedText } from '../../core/index.js';
 
 /** JSON Schema (the OpenAPI 3.1 dialect) as produced by {@link Schema.json}. */
 export type JsonSchema = { [key: string]: unknown };
@@ -26,12 +26,6 @@ function typeName(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-function codePoints(value: string): number {
-  let n = 0;
-  for (const _ of value) n++;
-  return n;
-}
-
 export interface StringRules {
   min?: number;
   max?: number;
@@ -55,7 +49,7 @@ export const s = {
     return schema(json, (value, field) => {
       if (typeof value !== 'string') throw new ValidationError(field, `${field} must be a string, got ${typeName(value)}`);
       if (!isWellFormedText(value)) throw new ValidationError(field, `${field} must be valid Unicode text (it contains a lone surrogate)`);
-      const length = codePoints(value);
+      const length = countCharacters(value);
       if (rules.min !== undefined && length < rules.min) {
         throw new ValidationError(field, rules.min === 1 ? `${field} must not be empty` : `${field} must be at least ${rules.min} characters`);
       }

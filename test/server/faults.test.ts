@@ -29,7 +29,7 @@ import {
   createOpenAISpeechProvider,
   createSqliteStore,
 } from '../../core/index.js';
-import type { VendorHttpSettings } from '../../core/http/http-settings.js';
+import type { VendorHttpSettings } from '../../core/vendor-http/http-settings.js';
 import { idsFor, loadConfig, providerOptionsFor, startServer } from '../../server/index.js';
 import { makeMp3 } from '../core/speech/vendor-speech-conformance.js';
 import { repoRoot } from '../support/repo-root.js';

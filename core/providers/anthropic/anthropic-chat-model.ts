@@ -1,10 +1,10 @@
 import type { ChatModel, ChatRequest, ChatStreamPart, FinishReason } from '../chat-model.js';
 import { ProviderError } from '../../errors.js';
-import type { ResolvedHttpSettings } from '../../http/http-settings.js';
-import { parseVendorJson, reportedCount } from '../../http/parse-vendor-json.js';
-import { decodeSse } from '../../http/sse-decoder.js';
-import { failedChatStream, vendorChatStream } from '../../http/vendor-chat-stream.js';
-import { providerErrorFromStream, truncatedStreamError } from '../../http/vendor-errors.js';
+import type { ResolvedHttpSettings } from '../../vendor-http/http-settings.js';
+import { parseVendorJson, reportedCount } from '../../vendor-http/parse-vendor-json.js';
+import { decodeSse } from '../../vendor-http/sse-decoder.js';
+import { failedChatStream, vendorChatStream } from '../vendor-chat-stream.js';
+import { providerErrorFromStream, truncatedStreamError } from '../../vendor-http/vendor-errors.js';
 import { resolveUsage } from '../token-count.js';
 import type { AnthropicRequestBody, AnthropicStreamEvent, AnthropicUsage } from './anthropic-api-types.js';
 import { anthropicErrorDetail, isRetryableAnthropicError, parseAnthropicError } from './anthropic-error.js';

@@ -1,4 +1,4 @@
-import type { VendorErrorDetail } from '../../http/vendor-errors.js';
+import type { VendorErrorDetail } from '../../vendor-http/vendor-errors.js';
 import type { AnthropicErrorObject } from './anthropic-api-types.js';
 
 /** Reads `{"type":"error","error":{"type","message"}}`; `undefined` for any other body. */

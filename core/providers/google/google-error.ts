@@ -1,4 +1,4 @@
-import type { VendorErrorDetail } from '../../http/vendor-errors.js';
+import type { VendorErrorDetail } from '../../vendor-http/vendor-errors.js';
 import type { GoogleErrorObject } from './google-api-types.js';
 
 /**

@@ -5,7 +5,7 @@ import type { DetectedMessage } from './detect-intent.js';
 import { detectIntent } from './detect-intent.js';
 import type { LocalProviderSettings } from './local-provider-settings.js';
 import { createPhrasePicker, hashString } from './phrase-picker.js';
-import { composeReply } from './replies/compose-reply.js';
+import { composeReply } from './replies/reply-by-intent.js';
 import type { ReplyContext } from './replies/reply-context.js';
 import { tonePhrases } from './tone-phrases.js';
 import { verticalGuide } from './vertical-guides.js';

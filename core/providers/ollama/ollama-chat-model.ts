@@ -1,9 +1,9 @@
 import type { ChatModel, ChatRequest, ChatStreamPart } from '../chat-model.js';
-import type { ResolvedHttpSettings } from '../../http/http-settings.js';
-import { decodeNdjson } from '../../http/ndjson-decoder.js';
-import { parseVendorJson, reportedCount } from '../../http/parse-vendor-json.js';
-import { vendorChatStream } from '../../http/vendor-chat-stream.js';
-import { providerErrorFromStream, truncatedStreamError } from '../../http/vendor-errors.js';
+import type { ResolvedHttpSettings } from '../../vendor-http/http-settings.js';
+import { decodeNdjson } from '../../vendor-http/ndjson-decoder.js';
+import { parseVendorJson, reportedCount } from '../../vendor-http/parse-vendor-json.js';
+import { vendorChatStream } from '../vendor-chat-stream.js';
+import { providerErrorFromStream, truncatedStreamError } from '../../vendor-http/vendor-errors.js';
 import { resolveUsage } from '../token-count.js';
 import { convertToOllamaMessages } from './convert-to-ollama-messages.js';
 import { mapOllamaFinishReason } from './map-ollama-finish-reason.js';

@@ -1,4 +1,4 @@
-import type { VendorErrorDetail } from '../../http/vendor-errors.js';
+import type { VendorErrorDetail } from '../../vendor-http/vendor-errors.js';
 
 /** Reads Ollama's `{"error": "model 'x' not found"}`; `undefined` for any other body. */
 export function parseOllamaError(body: string): VendorErrorDetail | undefined {

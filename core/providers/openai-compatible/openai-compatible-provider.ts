@@ -1,14 +1,14 @@
 import type { AIProvider, ModelInfo } from '../chat-model.js';
 import { ValidationError } from '../../errors.js';
-import type { VendorHttpSettings } from '../../http/http-settings.js';
-import { resolveHttpSettings } from '../../http/http-settings.js';
+import type { VendorHttpSettings } from '../../vendor-http/http-settings.js';
+import { resolveHttpSettings } from '../../vendor-http/http-settings.js';
 import {
   nominalModel,
   normalizeBaseUrl,
   presentKey,
   requireModelId,
   resolveModelList,
-} from '../../http/vendor-provider-settings.js';
+} from '../vendor-provider-settings.js';
 import { OpenAIChatModel } from '../openai/openai-chat-model.js';
 
 export interface OpenAICompatibleProviderSettings {

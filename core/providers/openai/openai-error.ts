@@ -1,4 +1,4 @@
-import type { VendorErrorDetail } from '../../http/vendor-errors.js';
+import type { VendorErrorDetail } from '../../vendor-http/vendor-errors.js';
 import type { OpenAIErrorObject } from './openai-api-types.js';
 
 /** Reads `{"error": {"message", "type", "code"}}`; `undefined` for any other body. */

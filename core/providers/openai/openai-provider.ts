@@ -1,12 +1,12 @@
 import type { AIProvider, ModelCapability, ModelInfo } from '../chat-model.js';
-import { resolveHttpSettings } from '../../http/http-settings.js';
-import type { VendorProviderSettings } from '../../http/vendor-provider-settings.js';
+import { resolveHttpSettings } from '../../vendor-http/http-settings.js';
+import type { VendorProviderSettings } from '../vendor-provider-settings.js';
 import {
   normalizeBaseUrl,
   presentKey,
   requireModelId,
   resolveModelList,
-} from '../../http/vendor-provider-settings.js';
+} from '../vendor-provider-settings.js';
 import { OpenAIChatModel } from './openai-chat-model.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { VendorErrorDetail } from '../../http/vendor-errors.js';
+import type { VendorErrorDetail } from '../../vendor-http/vendor-errors.js';
 
 /** The structural subset of ElevenLabs' error bodies this adapter reads. */
 interface ElevenLabsErrorBody {

@@ -1,9 +1,10 @@
 import { ErrorCode, ProviderError, ServiceError, ValidationError } from '../../errors.js';
-import { resolveHttpSettings, type VendorHttpSettings } from '../../http/http-settings.js';
-import { abortError } from '../../http/read-body.js';
-import { requestVendorBytes } from '../../http/request-vendor-bytes.js';
+import { resolveHttpSettings, type VendorHttpSettings } from '../../vendor-http/http-settings.js';
+import { abortError } from '../../vendor-http/read-body.js';
+import { requestVendorBytes } from '../../vendor-http/request-vendor-bytes.js';
 import { vendorMp3DurationMs } from '../vendor-mp3-duration.js';
-import { countCharacters, type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
+import { type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
+import { countCharacters } from '../../text-limits.js';
 import { visemesFromAlignment, type CharacterAlignment } from './alignment-visemes.js';
 import { parseElevenLabsSpeechError } from './elevenlabs-speech-error.js';
 import { elevenLabsVoices, resolveElevenLabsVoice } from './elevenlabs-voices.js';

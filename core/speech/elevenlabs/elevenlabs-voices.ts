@@ -1,6 +1,7 @@
 import { ValidationError } from '../../errors.js';
-import { localVoices } from '../local/local-voices.js';
-import { parseNeural2VoiceId, type Voice } from '../speech-provider.js';
+import type { Voice } from '../speech-provider.js';
+import { avatarVoices, findAvatarVoice } from '../avatar-voices.js';
+import type { VoiceGender } from '../avatar-voices.js';
 
 /** One of ElevenLabs' premade voices (the default voice library every account has). */
 export interface ElevenLabsPremadeVoice {
@@ -53,7 +54,7 @@ const voiceIdShape = /^[A-Za-z0-9]{20}$/;
  * en-GB), then the American ones, which the multilingual model makes speak any language. Voices
  * of other accents (Charlie, Australian) are left to explicit requests.
  */
-function poolOf(locale: string, gender: 'female' | 'male'): ElevenLabsPremadeVoice[] {
+function poolOf(locale: string, gender: VoiceGender): ElevenLabsPremadeVoice[] {
   const same = elevenLabsPremadeVoices.filter((v) => v.gender === gender);
   const accent = locale === 'en-US' ? [] : same.filter((v) => v.locale === locale);
   return [...accent, ...same.filter((v) => v.locale === 'en-US')];
@@ -66,20 +67,10 @@ function poolOf(locale: string, gender: 'female' | 'male'): ElevenLabsPremadeVoi
  * ElevenLabs voice ids (premade or the account's own) are used as they are.
  */
 export function resolveElevenLabsVoice(voiceId: string): ElevenLabsVoiceChoice {
-  const neural2 = parseNeural2VoiceId(voiceId);
-  if (neural2) {
-    const sameLocale = localVoices().filter((v) => v.locale === neural2.locale);
-    const avatar = sameLocale.find((v) => v.id === voiceId);
-    if (!avatar || avatar.gender === 'neutral') {
-      const known = sameLocale.map((v) => v.id).join(', ');
-      throw new ValidationError(
-        'voice_id',
-        `voice_id ${voiceId} is not a known avatar voice; ${known ? `${neural2.locale} has ${known}` : 'see the voice list'}, or pass an ElevenLabs voice id`,
-      );
-    }
-    const rank = sameLocale.filter((v) => v.gender === avatar.gender).findIndex((v) => v.id === voiceId);
-    const pool = poolOf(neural2.locale, avatar.gender);
-    const chosen = pool[rank % pool.length]!;
+  const avatar = findAvatarVoice(voiceId);
+  if (avatar) {
+    const pool = poolOf(avatar.locale, avatar.gender);
+    const chosen = pool[avatar.rank % pool.length]!;
     return { voiceId: chosen.id, engineVoice: `${chosen.name} (${chosen.id})` };
   }
   if (voiceIdShape.test(voiceId)) {
@@ -99,5 +90,5 @@ export function elevenLabsVoices(): Voice[] {
 
 /** Every avatar voice and the ElevenLabs voice it maps to, for showing the mapping. */
 export function elevenLabsVoiceMap(): { voiceId: string; engineVoice: string }[] {
-  return localVoices().map((v) => ({ voiceId: v.id, engineVoice: resolveElevenLabsVoice(v.id).engineVoice }));
+  return avatarVoices().map((v) => ({ voiceId: v.id, engineVoice: resolveElevenLabsVoice(v.id).engineVoice }));
 }

@@ -1,5 +1,5 @@
-import type { VendorErrorDetail } from '../../http/vendor-errors.js';
-import { parseRetryAfterValue } from '../../http/retry-delay.js';
+import type { VendorErrorDetail } from '../../vendor-http/vendor-errors.js';
+import { parseRetryAfterValue } from '../../vendor-http/retry-delay.js';
 
 /** The structural subset of Google's error body (`google.rpc.Status` in JSON) this adapter reads. */
 interface GoogleErrorBody {

@@ -1,11 +1,12 @@
 import { ErrorCode, ProviderError, ServiceError, ValidationError } from '../../errors.js';
-import { resolveHttpSettings, type VendorHttpSettings } from '../../http/http-settings.js';
-import { abortError } from '../../http/read-body.js';
-import { requestVendorBytes } from '../../http/request-vendor-bytes.js';
+import { resolveHttpSettings, type VendorHttpSettings } from '../../vendor-http/http-settings.js';
+import { abortError } from '../../vendor-http/read-body.js';
+import { requestVendorBytes } from '../../vendor-http/request-vendor-bytes.js';
 import { vendorMp3DurationMs } from '../vendor-mp3-duration.js';
-import { countCharacters, type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
+import { type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
 import { parseGoogleSpeechError } from './google-speech-error.js';
 import { googleVoices, resolveGoogleVoice } from './google-voices.js';
+import { countCharacters } from '../../text-limits.js';
 
 export interface GoogleSpeechSettings {
   /** A Google Cloud API key with the Text-to-Speech API enabled; without it `available()` is false. */

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors.js';
-import { localVoices } from '../local/local-voices.js';
+import { avatarVoices } from '../avatar-voices.js';
 import type { Voice } from '../speech-provider.js';
 
 /** What Google's `voice` selection receives for one request. */
@@ -32,12 +32,12 @@ export function resolveGoogleVoice(voiceId: string): GoogleVoiceSelection {
 }
 
 /**
- * The Neural2 voices avatars use, as Google lists them: the same letters and genders the local
- * engine maps (the avatar voice table lives with it), named in English by `Intl.DisplayNames`.
+ * The Neural2 voices avatars use, as Google lists them (the avatar voice table is Google's own
+ * naming), named in English by `Intl.DisplayNames`.
  */
 export function googleVoices(): Voice[] {
   const languages = new Intl.DisplayNames(['en'], { type: 'language' });
-  return localVoices().map((voice) => {
+  return avatarVoices().map((voice) => {
     const family = voice.id.slice(voice.locale.length + 1);
     return {
       id: voice.id,
@@ -51,5 +51,5 @@ export function googleVoices(): Voice[] {
 
 /** Every avatar voice and the Google voice it maps to (itself), for showing the mapping. */
 export function googleVoiceMap(): { voiceId: string; engineVoice: string }[] {
-  return localVoices().map((v) => ({ voiceId: v.id, engineVoice: resolveGoogleVoice(v.id).name }));
+  return avatarVoices().map((v) => ({ voiceId: v.id, engineVoice: resolveGoogleVoice(v.id).name }));
 }

@@ -1,8 +1,9 @@
 import { access } from 'node:fs/promises';
 import { ErrorCode, ServiceError, ValidationError } from '../../errors.js';
-import { countCharacters, type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
+import { type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
 import { localVoices, resolveLocalVoice } from './local-voices.js';
 import { abortReason, SpeechWorkerPool } from './speech-worker-pool.js';
+import { countCharacters } from '../../text-limits.js';
 
 export interface LocalSpeechSettings {
   /** Worker threads synthesizing in parallel; 1 unless told. Each holds a warm espeak-ng (~80 MB). */

@@ -3,7 +3,7 @@ import { lameDecoderDelaySamples, type Mp3ClipEncoder } from '../../audio/mp3-cl
 import { readMp3Info } from '../../audio/mp3-info.js';
 import type { EspeakRuntime } from './espeak-runtime.js';
 import { ipaToVisemeSlots } from './ipa-visemes.js';
-import { buildVisemeTimeline } from './viseme-timeline.js';
+import { buildVisemeTimeline } from './phoneme-viseme-timeline.js';
 import type { ClipRequest, ClipResult } from './worker-protocol.js';
 
 const wavPath = '/speech.wav';

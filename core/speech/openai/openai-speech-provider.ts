@@ -1,11 +1,12 @@
 import { ErrorCode, ServiceError, ValidationError } from '../../errors.js';
-import { resolveHttpSettings, type VendorHttpSettings } from '../../http/http-settings.js';
-import { abortError } from '../../http/read-body.js';
-import { requestVendorBytes } from '../../http/request-vendor-bytes.js';
+import { resolveHttpSettings, type VendorHttpSettings } from '../../vendor-http/http-settings.js';
+import { abortError } from '../../vendor-http/read-body.js';
+import { requestVendorBytes } from '../../vendor-http/request-vendor-bytes.js';
 import { vendorMp3DurationMs } from '../vendor-mp3-duration.js';
-import { countCharacters, type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
+import { type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
 import { parseOpenAISpeechError } from './openai-speech-error.js';
 import { openAIVoices, resolveOpenAIVoice } from './openai-voices.js';
+import { countCharacters } from '../../text-limits.js';
 
 export interface OpenAISpeechSettings {
   /** An OpenAI API key; without it `available()` is false. */

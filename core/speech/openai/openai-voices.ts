@@ -1,6 +1,6 @@
 import { ValidationError } from '../../errors.js';
-import { localVoices } from '../local/local-voices.js';
-import { parseNeural2VoiceId, type Voice } from '../speech-provider.js';
+import type { Voice } from '../speech-provider.js';
+import { avatarVoices, findAvatarVoice } from '../avatar-voices.js';
 
 /** One of OpenAI's built-in speech voices. */
 export interface OpenAIVoice {
@@ -46,21 +46,11 @@ function isGpt4oModel(model: string): boolean {
  */
 export function resolveOpenAIVoice(voiceId: string, model: string): string {
   const usable = (id: string): boolean => isGpt4oModel(model) || !openAIVoiceList.find((v) => v.id === id)?.gpt4oOnly;
-  const neural2 = parseNeural2VoiceId(voiceId);
-  if (neural2) {
-    const sameLocale = localVoices().filter((v) => v.locale === neural2.locale);
-    const avatar = sameLocale.find((v) => v.id === voiceId);
-    if (!avatar || avatar.gender === 'neutral') {
-      const known = sameLocale.map((v) => v.id).join(', ');
-      throw new ValidationError(
-        'voice_id',
-        `voice_id ${voiceId} is not a known avatar voice; ${known ? `${neural2.locale} has ${known}` : 'see the voice list'}, or pass an OpenAI voice name`,
-      );
-    }
-    const rank = sameLocale.filter((v) => v.gender === avatar.gender).findIndex((v) => v.id === voiceId);
-    const order = avatar.gender === 'female' ? femaleOrder : neural2.locale === 'en-GB' ? britishMaleOrder : maleOrder;
+  const avatar = findAvatarVoice(voiceId);
+  if (avatar) {
+    const order = avatar.gender === 'female' ? femaleOrder : avatar.locale === 'en-GB' ? britishMaleOrder : maleOrder;
     const pool = order.filter(usable);
-    return pool[rank % pool.length]!;
+    return pool[avatar.rank % pool.length]!;
   }
   const own = openAIVoiceList.find((v) => v.id === voiceId);
   if (own && usable(own.id)) return own.id;
@@ -80,5 +70,5 @@ export function openAIVoices(model: string): Voice[] {
 
 /** Every avatar voice and the OpenAI voice it maps to, for showing the mapping. */
 export function openAIVoiceMap(model: string): { voiceId: string; engineVoice: string }[] {
-  return localVoices().map((v) => ({ voiceId: v.id, engineVoice: resolveOpenAIVoice(v.id, model) }));
+  return avatarVoices().map((v) => ({ voiceId: v.id, engineVoice: resolveOpenAIVoice(v.id, model) }));
 }

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { createMp3ClipEncoder, type Mp3ClipFormat } from '../../../core/audio/mp3-clip-encoder.js';
 import { readMp3Info } from '../../../core/audio/mp3-info.js';
 import { isAbortError, ProviderError, ServiceError, ValidationError } from '../../../core/errors.js';
-import type { VendorHttpSettings } from '../../../core/http/http-settings.js';
+import type { VendorHttpSettings } from '../../../core/vendor-http/http-settings.js';
 import type { SpeechProvider } from '../../../core/speech/speech-provider.js';
 import { repoRoot } from '../../support/repo-root.js';
 import { startReplayServer, type RecordedRequest, type ReplayResponse, type ReplayScript, type ReplayServer } from '../../support/replay-server.js';

@@ -6,7 +6,7 @@ import type { FallbackEvent } from '../../../../core/providers/fallback-chat-mod
 import { createFallbackChatModel } from '../../../../core/providers/fallback-chat-model.js';
 import { createLocalProvider } from '../../../../core/providers/local/index.js';
 import { createOpenAIProvider } from '../../../../core/providers/openai/index.js';
-import { chatRequest, collect, errorOf, fakeSleep, finishOf, readFixture, textOf } from '../../http/vendor-chat-conformance.js';
+import { chatRequest, collect, errorOf, fakeSleep, finishOf, readFixture, textOf } from '../vendor-chat-conformance.js';
 import type { ReplayServer } from '../../../support/replay-server.js';
 import { startReplayServer } from '../../../support/replay-server.js';
 

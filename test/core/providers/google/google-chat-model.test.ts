@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { VendorHttpSettings } from '../../../../core/http/http-settings.js';
+import type { VendorHttpSettings } from '../../../../core/vendor-http/http-settings.js';
 import { createGoogleProvider } from '../../../../core/providers/google/index.js';
 import {
   chatRequest,
@@ -10,7 +10,7 @@ import {
   readFixture,
   testVendorChatModel,
   textOf,
-} from '../../http/vendor-chat-conformance.js';
+} from '../vendor-chat-conformance.js';
 import type { ReplayScript, ReplayServer } from '../../../support/replay-server.js';
 import { startReplayServer } from '../../../support/replay-server.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { VendorHttpSettings } from '../../../../core/http/http-settings.js';
+import type { VendorHttpSettings } from '../../../../core/vendor-http/http-settings.js';
 import { createOllamaProvider, OLLAMA_DEFAULT_TIMEOUTS } from '../../../../core/providers/ollama/index.js';
 import { estimateInputTokens } from '../../../../core/providers/token-count.js';
 import {
@@ -11,7 +11,7 @@ import {
   readFixture,
   testVendorChatModel,
   textOf,
-} from '../../http/vendor-chat-conformance.js';
+} from '../vendor-chat-conformance.js';
 import type { ReplayScript, ReplayServer } from '../../../support/replay-server.js';
 import { startReplayServer } from '../../../support/replay-server.js';
 

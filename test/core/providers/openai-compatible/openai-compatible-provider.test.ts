@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { VendorHttpSettings } from '../../../../core/http/http-settings.js';
+import type { VendorHttpSettings } from '../../../../core/vendor-http/http-settings.js';
 import { ValidationError } from '../../../../core/errors.js';
 import { ProviderRegistry } from '../../../../core/providers/provider-registry.js';
 import { createOpenAICompatibleProvider } from '../../../../core/providers/openai-compatible/index.js';
 import { OpenAIChatModel } from '../../../../core/providers/openai/index.js';
 import { resolveUsage } from '../../../../core/providers/token-count.js';
-import { chatRequest, collect, finishOf, readFixture, testVendorChatModel } from '../../http/vendor-chat-conformance.js';
+import { chatRequest, collect, finishOf, readFixture, testVendorChatModel } from '../vendor-chat-conformance.js';
 import type { ReplayServer } from '../../../support/replay-server.js';
 import { startReplayServer } from '../../../support/replay-server.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { ChatRequest } from '../../../../core/providers/chat-model.js';
-import type { VendorHttpSettings } from '../../../../core/http/http-settings.js';
+import type { VendorHttpSettings } from '../../../../core/vendor-http/http-settings.js';
 import { ValidationError } from '../../../../core/errors.js';
 import { createOpenAIProvider, OPENAI_DEFAULT_BASE_URL } from '../../../../core/providers/openai/index.js';
 import {
@@ -12,7 +12,7 @@ import {
   readFixture,
   testVendorChatModel,
   textOf,
-} from '../../http/vendor-chat-conformance.js';
+} from '../vendor-chat-conformance.js';
 import type { ReplayServer } from '../../../support/replay-server.js';
 import { startReplayServer } from '../../../support/replay-server.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ipaToVisemeSlots, splitIpaPhonemes } from '../../../../core/speech/local/ipa-visemes.js';
-import { buildVisemeTimeline } from '../../../../core/speech/local/viseme-timeline.js';
+import { buildVisemeTimeline } from '../../../../core/speech/local/phoneme-viseme-timeline.js';
 import { VisemeName } from '../../../../core/speech/speech-provider.js';
 
 describe('ipaToVisemeSlots', () => {

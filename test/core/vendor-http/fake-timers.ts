@@ -1,4 +1,4 @@
-import type { Schedule } from '../../../core/http/http-settings.js';
+import type { Schedule } from '../../../core/vendor-http/http-settings.js';
 
 /** A timer the test fires by hand: timeouts become deterministic, with no real waiting. */
 export interface FakeTimer {

@@ -1,5 +1,4 @@
 import { ValidationError } from './errors.js';
-import { countCharacters } from './speech/speech-provider.js';
 
 /** Request limits enforced in the core, so every host applies them (DESIGN.md §8). */
 export const Limits = {
@@ -30,4 +29,11 @@ export function checkText(field: string, value: string, max: number, allowEmpty 
 /** False when the string holds a lone UTF-16 surrogate, which has no UTF-8 form (stored, it would come back changed). */
 export function isWellFormedText(value: string): boolean {
   return (value as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** Unicode code points of `text`: what every text limit and every speech meter counts. */
+export function countCharacters(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeNdjson, NdjsonDecoder } from '../../../core/http/ndjson-decoder.js';
+import { decodeNdjson, NdjsonDecoder } from '../../../core/vendor-http/ndjson-decoder.js';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const body = '{"message":{"content":"Café"}}\n\n{"message":{"content":" ½ 🙂"}}\r\n{"done":true}';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProviderError } from '../../../core/errors.js';
-import { readBody, readBodyText } from '../../../core/http/read-body.js';
+import { readBody, readBodyText } from '../../../core/vendor-http/read-body.js';
 import { fakeSchedule, settle } from './fake-timers.js';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);

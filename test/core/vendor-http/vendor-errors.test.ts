@@ -6,7 +6,7 @@ import {
   networkProviderError,
   providerErrorFromResponse,
   providerErrorFromStream,
-} from '../../../core/http/vendor-errors.js';
+} from '../../../core/vendor-http/vendor-errors.js';
 
 const base = { provider: 'acme', headers: new Headers(), secrets: ['s3cr3t-key'], now: 0 };
 const jsonParser = (body: string) => JSON.parse(body) as { type?: string; message?: string; isRetryable?: boolean; retryAfterMs?: number };

@@ -1,11 +1,11 @@
-import type { ChatRequest, ChatStreamPart } from '../providers/chat-model.js';
+import type { ChatRequest, ChatStreamPart } from './chat-model.js';
 import type { ProviderError } from '../errors.js';
-import { resolveUsage } from '../providers/token-count.js';
-import type { ResolvedHttpSettings } from './http-settings.js';
-import type { VendorRequest } from './open-vendor-stream.js';
-import { openVendorStream } from './open-vendor-stream.js';
+import { resolveUsage } from './token-count.js';
+import type { ResolvedHttpSettings } from '../vendor-http/http-settings.js';
+import type { VendorRequest } from '../vendor-http/open-vendor-stream.js';
+import { openVendorStream } from '../vendor-http/open-vendor-stream.js';
 import { retryingChatStream } from './retrying-chat-stream.js';
-import type { VendorErrorParser } from './vendor-errors.js';
+import type { VendorErrorParser } from '../vendor-http/vendor-errors.js';
 
 export interface VendorChatStreamOptions {
   provider: string;

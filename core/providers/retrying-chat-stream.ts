@@ -1,8 +1,8 @@
-import type { ChatStreamPart, TokenUsage } from '../providers/chat-model.js';
+import type { ChatStreamPart, TokenUsage } from './chat-model.js';
 import { ProviderError } from '../errors.js';
-import type { ResolvedHttpSettings } from './http-settings.js';
-import { backoffDelayMs } from './retry-delay.js';
-import { describeCause } from './vendor-errors.js';
+import type { ResolvedHttpSettings } from '../vendor-http/http-settings.js';
+import { backoffDelayMs } from '../vendor-http/retry-delay.js';
+import { describeCause } from '../vendor-http/vendor-errors.js';
 
 export interface RetryingChatStreamOptions {
   provider: string;

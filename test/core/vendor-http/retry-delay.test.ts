@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defaultBackoff } from '../../../core/http/http-settings.js';
-import { backoffDelayMs, parseRetryAfter, parseRetryAfterValue } from '../../../core/http/retry-delay.js';
+import { defaultBackoff } from '../../../core/vendor-http/http-settings.js';
+import { backoffDelayMs, parseRetryAfter, parseRetryAfterValue } from '../../../core/vendor-http/retry-delay.js';
 
 const now = Date.parse('2026-10-21T07:28:00Z');
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProviderError } from '../../../core/errors.js';
-import type { FetchFunction } from '../../../core/http/http-settings.js';
-import { resolveHttpSettings } from '../../../core/http/http-settings.js';
-import { openVendorStream } from '../../../core/http/open-vendor-stream.js';
-import type { VendorErrorParser } from '../../../core/http/vendor-errors.js';
+import type { FetchFunction } from '../../../core/vendor-http/http-settings.js';
+import { resolveHttpSettings } from '../../../core/vendor-http/http-settings.js';
+import { openVendorStream } from '../../../core/vendor-http/open-vendor-stream.js';
+import type { VendorErrorParser } from '../../../core/vendor-http/vendor-errors.js';
 import { fakeSchedule, settle } from './fake-timers.js';
 
 const request = { url: 'https://vendor.test/v1/chat', headers: { authorization: 'Bearer secret-key-1' }, body: '{"q":1}' };

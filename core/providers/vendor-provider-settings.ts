@@ -1,6 +1,6 @@
-import type { ModelInfo } from '../providers/chat-model.js';
+import type { ModelInfo } from './chat-model.js';
 import { ValidationError } from '../errors.js';
-import type { VendorHttpSettings } from './http-settings.js';
+import type { VendorHttpSettings } from '../vendor-http/http-settings.js';
 
 /**
  * The settings object every vendor factory takes (`createOpenAIProvider(settings)` and its

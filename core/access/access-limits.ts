@@ -6,7 +6,7 @@ import type { RateDecision, RateLimiter } from './rate-limiter.js';
 import type { AccountLimits } from './tier-limits.js';
 import { limitsOf } from './tier-limits.js';
 
-export interface UsageLimitsDeps {
+export interface AccessLimitsDeps {
   store: Store;
   clock: Clock;
   rates: RateLimiter;
@@ -29,12 +29,12 @@ const LOGINS_PER_ADDRESS = 30;
  * The limits of DESIGN.md §8: requests per minute per account (across its keys) or per client
  * address for anonymous reads, and concurrent connections per account.
  */
-export class UsageLimits {
-  readonly #deps: UsageLimitsDeps;
+export class AccessLimits {
+  readonly #deps: AccessLimitsDeps;
   /** Tier lookups are cached briefly so limiting adds no database read to most requests. */
   readonly #accounts = new Map<string, { at: number; limits: AccountLimits }>();
 
-  constructor(deps: UsageLimitsDeps) {
+  constructor(deps: AccessLimitsDeps) {
     this.#deps = deps;
   }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SseEvent } from '../../../core/http/sse-decoder.js';
-import { decodeSse, SseDecoder } from '../../../core/http/sse-decoder.js';
+import type { SseEvent } from '../../../core/vendor-http/sse-decoder.js';
+import { decodeSse, SseDecoder } from '../../../core/vendor-http/sse-decoder.js';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 

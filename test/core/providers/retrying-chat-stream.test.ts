@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ChatStreamPart } from '../../../core/providers/chat-model.js';
 import { ProviderError } from '../../../core/errors.js';
-import type { VendorHttpSettings } from '../../../core/http/http-settings.js';
-import { resolveHttpSettings } from '../../../core/http/http-settings.js';
-import { retryDelayMs, retryingChatStream } from '../../../core/http/retrying-chat-stream.js';
+import type { VendorHttpSettings } from '../../../core/vendor-http/http-settings.js';
+import { resolveHttpSettings } from '../../../core/vendor-http/http-settings.js';
+import { retryDelayMs, retryingChatStream } from '../../../core/providers/retrying-chat-stream.js';
 import { collect, errorOf, fakeSleep, finishOf, textOf } from './vendor-chat-conformance.js';
 
 type Step = ChatStreamPart | Error;

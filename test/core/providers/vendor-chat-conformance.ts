@@ -5,7 +5,7 @@ import { after, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import type { ChatModel, ChatRequest, ChatStreamPart, FinishReason, TokenUsage } from '../../../core/providers/chat-model.js';
 import { ProviderError } from '../../../core/errors.js';
-import type { Sleep, VendorHttpSettings } from '../../../core/http/http-settings.js';
+import type { Sleep, VendorHttpSettings } from '../../../core/vendor-http/http-settings.js';
 import { resolveUsage } from '../../../core/providers/token-count.js';
 import { repoRoot } from '../../support/repo-root.js';
 import type { ReplayResponse, ReplayServer } from '../../support/replay-server.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ValidationError } from '../../../core/errors.js';
-import { defaultBackoff, defaultTimeouts, realSleep, resolveHttpSettings } from '../../../core/http/http-settings.js';
+import { defaultBackoff, defaultTimeouts, realSleep, resolveHttpSettings } from '../../../core/vendor-http/http-settings.js';
 
 describe('resolveHttpSettings', () => {
   it('applies the defaults and freezes the result', () => {

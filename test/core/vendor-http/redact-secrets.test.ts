@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactSecrets } from '../../../core/http/redact-secrets.js';
+import { redactSecrets } from '../../../core/vendor-http/redact-secrets.js';
 
 describe('redactSecrets', () => {
   it('replaces every occurrence of a given secret', () => {
