@@ -75,7 +75,6 @@ async function serveApp(): Promise<Ready> {
   const service = createAvatarService({
     store: await createSqliteStore({ filename: join(dataDir, 'avatar.db') }),
     blobs: new FsBlobStore(join(dataDir, 'audio')),
-    publicUrl: 'http://127.0.0.1',
     jwtSecret: config.jwtSecret,
     aiProviders: [createLocalProvider()],
     speechProviders: [],

@@ -21,15 +21,11 @@ import { AccessLimits } from './access/access-limits.js';
 import { UsageService } from './usage/usage-service.js';
 import { ChatCompletionService } from './providers/chat-completion-service.js';
 import { TtsService } from './speech/tts-service.js';
-import type { UrlBuilder } from './urls.js';
-import { createUrlBuilder } from './urls.js';
 
 export interface AvatarServiceOptions {
   store: Store;
   /** Where synthesized audio goes. */
   blobs: BlobStore;
-  /** Base URL the host is reached at; absolute audio / model / preview URLs start with it. */
-  publicUrl: string;
   /** HS256 secret for account tokens. */
   jwtSecret: string;
   aiProviders: readonly AIProvider[];
@@ -58,7 +54,7 @@ export interface AvatarServiceOptions {
  * `close()` it. It holds no global state, so several can live in one process.
  *
  * @example
- * const service = createAvatarService({ store, blobs, publicUrl, jwtSecret, aiProviders: [createLocalProvider()], speechProviders: [] });
+ * const service = createAvatarService({ store, blobs, jwtSecret, aiProviders: [createLocalProvider()], speechProviders: [] });
  * await service.start();
  * const conversation = await service.conversations.create(owner, { avatarId: 'luna-001' });
  */
@@ -76,7 +72,6 @@ export interface AvatarService {
   readonly chat: ChatCompletionService;
   /** Text-to-speech outside conversations. */
   readonly tts: TtsService;
-  readonly urls: UrlBuilder;
   readonly store: Store;
   readonly blobs: BlobStore;
   readonly clock: Clock;
@@ -125,7 +120,6 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     speech,
     chat: new ChatCompletionService({ providers, usage, ids }),
     tts: new TtsService({ speech, blobs, ids, usage }),
-    urls: createUrlBuilder(options.publicUrl),
     store,
     blobs,
     clock,

@@ -11,7 +11,6 @@ export type { Clock } from './clock.js';
 export { createIdGenerator } from './ids.js';
 export type { IdGenerator, IdPrefix, IdGeneratorOptions } from './ids.js';
 export { Limits, checkText, countCharacters, isWellFormedText } from './text-limits.js';
-export type { UrlBuilder } from './urls.js';
 
 export type * from './ports/store.js';
 export type * from './ports/blob-store.js';

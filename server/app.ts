@@ -3,14 +3,15 @@ import type { AvatarService } from '../core/index.js';
 import { FsBlobStore } from '../core/index.js';
 import type { ServerConfig } from './config.js';
 import { accessLog } from './http/access-log.js';
-import { ConnectionGate } from './http/connection-gate.js';
+import { ConnectionGate } from './shared/connection-gate.js';
 import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { securityHeaders } from './http/security-headers.js';
 import { defineRoute } from './http/route.js';
 import type { Route } from './http/route.js';
-import { createSerializer } from './http/serializer.js';
+import { createSerializer } from './shared/serializer.js';
+import { createUrlBuilder } from './shared/urls.js';
 import { buildOpenApi } from './openapi.js';
 import { packagePaths } from './package-paths.js';
 import { accountRoutes } from './routes/account-routes.js';
@@ -43,17 +44,18 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
   const paths = packagePaths();
   const startedAt = Date.now();
   const serializer = createSerializer(config.apiStyle);
+  const urls = createUrlBuilder(config.publicUrl);
   const health = healthRoute(paths.version, startedAt);
 
   const v1: Route[] = [
     health,
-    ...avatarRoutes(paths.avatarAssets),
+    ...avatarRoutes(paths.avatarAssets, urls),
     ...personaRoutes(),
-    ...conversationRoutes(service),
+    ...conversationRoutes(service, urls),
     ...sessionRoutes(),
     ...usageRoutes(),
     ...aiRoutes(service),
-    ...ttsRoutes(service),
+    ...ttsRoutes(service, urls),
     ...accountRoutes(),
     audioRoute(),
   ];

@@ -2,9 +2,10 @@ import type { Server as HttpServer } from 'node:http';
 import type Koa from 'koa';
 import { createApp } from './app.js';
 import type { AppOptions } from './app.js';
-import { ConnectionGate } from './http/connection-gate.js';
+import { ConnectionGate } from './shared/connection-gate.js';
 import { guardConnections } from './http/connection-guard.js';
-import { createSerializer } from './http/serializer.js';
+import { createSerializer } from './shared/serializer.js';
+import { createUrlBuilder } from './shared/urls.js';
 import { attachRealtime } from './realtime/realtime.js';
 import type { Realtime } from './realtime/realtime.js';
 
@@ -34,7 +35,7 @@ export function attachHost(server: HttpServer, options: Omit<AppOptions, 'connec
   });
   const app = createApp({ ...options, connections });
   server.on('request', app.callback());
-  const realtime = attachRealtime(server, service, connections, serializer);
+  const realtime = attachRealtime(server, service, connections, serializer, createUrlBuilder(config.publicUrl));
   return {
     app,
     connections,

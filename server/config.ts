@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { vendorVariables } from './vendors.js';
 
 /** Bad configuration: the message is one line that names the variable and what to fix. */
 export class ConfigError extends Error {
@@ -11,19 +12,6 @@ export class ConfigError extends Error {
 }
 
 export type ApiStyle = 'flat' | 'envelope';
-
-export interface VendorConfig {
-  openaiApiKey?: string;
-  openaiBaseUrl?: string;
-  anthropicApiKey?: string;
-  anthropicBaseUrl?: string;
-  googleApiKey?: string;
-  googleBaseUrl?: string;
-  googleTtsBaseUrl?: string;
-  ollamaUrl?: string;
-  elevenlabsApiKey?: string;
-  elevenlabsBaseUrl?: string;
-}
 
 /** An OpenAI-compatible server registered under the operator's name (Groq, vLLM, LM Studio…). */
 export interface CustomAiProviderConfig {
@@ -61,7 +49,8 @@ export interface ServerConfig {
   maxConnectionsPerAddress: number;
   /** A connection must have sent a request's headers within this time (`HEADERS_TIMEOUT`). */
   headersTimeoutMs: number;
-  vendors: VendorConfig;
+  /** The vendor variables of `server/vendors.ts` that are set (credentials and base URLs), by name. */
+  vendors: Readonly<Record<string, string>>;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -104,19 +93,20 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     bodyLimitBytes: 1024 * 1024,
     maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
     headersTimeoutMs: duration(env, 'HEADERS_TIMEOUT', 10_000),
-    vendors: Object.freeze({
-      openaiApiKey: env.OPENAI_API_KEY || undefined,
-      openaiBaseUrl: url(env, 'OPENAI_BASE_URL'),
-      anthropicApiKey: env.ANTHROPIC_API_KEY || undefined,
-      anthropicBaseUrl: url(env, 'ANTHROPIC_BASE_URL'),
-      googleApiKey: env.GOOGLE_API_KEY || undefined,
-      googleBaseUrl: url(env, 'GOOGLE_BASE_URL'),
-      googleTtsBaseUrl: url(env, 'GOOGLE_TTS_BASE_URL'),
-      ollamaUrl: url(env, 'OLLAMA_URL'),
-      elevenlabsApiKey: env.ELEVENLABS_API_KEY || undefined,
-      elevenlabsBaseUrl: url(env, 'ELEVENLABS_BASE_URL'),
-    }),
+    vendors: vendorEnvironment(env),
   });
+}
+
+/** The vendor rows' variables that are set; base URLs must be absolute. */
+function vendorEnvironment(env: Env): Readonly<Record<string, string>> {
+  const { keys, urls } = vendorVariables();
+  const set: Record<string, string> = {};
+  for (const name of keys) if (env[name]) set[name] = env[name]!;
+  for (const name of urls) {
+    const value = url(env, name);
+    if (value !== undefined) set[name] = value;
+  }
+  return Object.freeze(set);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -8,17 +8,11 @@ import {
   createLocalProvider,
   createLocalSpeechProvider,
   createSqliteStore,
-  createOpenAIProvider,
-  createAnthropicProvider,
-  createGoogleProvider,
-  createOllamaProvider,
   createOpenAICompatibleProvider,
-  createGoogleSpeechProvider,
-  createElevenLabsSpeechProvider,
-  createOpenAISpeechProvider,
 } from '../core/index.js';
 import type { ServerConfig } from './config.js';
 import { ConfigError } from './config.js';
+import { chatVendors, createVendor, isVendorConfigured, speechVendors } from './vendors.js';
 
 /** Opens the store named by DATABASE_URL. */
 export async function openStore(config: ServerConfig): Promise<Store> {
@@ -39,13 +33,9 @@ const defined = <T extends object>(settings: T) =>
  * all and says which are configured), plus the operator's OpenAI-compatible servers.
  */
 export function aiProvidersFor(config: ServerConfig): AIProvider[] {
-  const v = config.vendors;
   return [
     createLocalProvider(),
-    createOpenAIProvider(defined({ apiKey: v.openaiApiKey, baseUrl: v.openaiBaseUrl })),
-    createAnthropicProvider(defined({ apiKey: v.anthropicApiKey, baseUrl: v.anthropicBaseUrl })),
-    createGoogleProvider(defined({ apiKey: v.googleApiKey, baseUrl: v.googleBaseUrl })),
-    createOllamaProvider(defined({ baseUrl: v.ollamaUrl })),
+    ...chatVendors.map((row) => createVendor(row, config.vendors)),
     ...config.customAiProviders.map((custom) =>
       createOpenAICompatibleProvider(defined({ id: custom.id, baseUrl: custom.baseUrl, apiKey: custom.apiKey, defaultModel: custom.model })),
     ),
@@ -54,23 +44,12 @@ export function aiProvidersFor(config: ServerConfig): AIProvider[] {
 
 /** Speech engines: the offline engine and every vendor (available once its key is set). */
 export function speechProvidersFor(config: ServerConfig): SpeechProvider[] {
-  const v = config.vendors;
-  return [
-    createLocalSpeechProvider(),
-    createGoogleSpeechProvider(defined({ apiKey: v.googleApiKey, baseUrl: v.googleTtsBaseUrl })),
-    createElevenLabsSpeechProvider(defined({ apiKey: v.elevenlabsApiKey, baseUrl: v.elevenlabsBaseUrl })),
-    createOpenAISpeechProvider(defined({ apiKey: v.openaiApiKey, baseUrl: v.openaiBaseUrl })),
-  ];
+  return [createLocalSpeechProvider(), ...speechVendors.map((row) => createVendor(row, config.vendors))];
 }
 
-/** DESIGN.md §2: the default is the first configured vendor, else `local`. */
+/** The default speech engine: the one asked for, else the first configured vendor, else `local`. */
 function defaultSpeechId(config: ServerConfig): string {
-  const v = config.vendors;
-  if (config.defaultTtsProvider) return config.defaultTtsProvider;
-  if (v.googleApiKey) return 'google';
-  if (v.elevenlabsApiKey) return 'elevenlabs';
-  if (v.openaiApiKey) return 'openai';
-  return 'local';
+  return config.defaultTtsProvider ?? speechVendors.find((row) => isVendorConfigured(row, config.vendors))?.id ?? 'local';
 }
 
 /** The providers part of the core's options, from configuration, checked. */
@@ -112,7 +91,6 @@ export async function createServiceFromConfig(config: ServerConfig): Promise<Ava
   return createAvatarService({
     store,
     blobs: new FsBlobStore(join(config.dataDir, 'audio')),
-    publicUrl: config.publicUrl,
     jwtSecret: config.jwtSecret,
     ...providers,
     onFallback: ({ kind, failed, next, error }) =>

@@ -1,5 +1,5 @@
 import type { Route } from './http/route.js';
-import type { Serializer } from './http/serializer.js';
+import type { Serializer } from './shared/serializer.js';
 
 const security: Record<string, unknown> = {
   none: [],

@@ -8,6 +8,7 @@ import type { ConversationSettings } from './controllers/conversation-controller
 import { SpeechController } from './controllers/speech-controller.js';
 import { SpeechRecognitionController } from './controllers/speech-recognition-controller.js';
 import { StageController } from './controllers/stage-controller.js';
+import { TranscriptController } from './controllers/transcript-controller.js';
 import type { AvatarDetail } from './transport/api-client.js';
 import type { AvatarStateName, ServerEventPayloads, Transport, TransportKind, WireError } from './transport/transport.js';
 import { WidgetError } from './transport/transport.js';
@@ -48,13 +49,6 @@ export interface AvatarErrorDetail {
 
 /** Attributes that change which conversation the element talks to. */
 const CONNECTION_PROPS = ['server', 'token', 'sessionUrl', 'apiKey', 'avatarId', 'conversationId', 'ttsProvider', 'transport'] as const;
-
-interface Turn {
-  entry: TranscriptEntry;
-  startedAt: number;
-  firstTokenMs?: number;
-  firstAudioMs?: number;
-}
 
 /**
  * `<avatar-chat>`: a 3D avatar that talks. Two lines on any page:
@@ -119,7 +113,6 @@ export class AvatarChat extends LitElement {
   /** Silences the avatar (text still streams). */
   @property({ type: Boolean, reflect: true }) accessor muted = false;
 
-  @state() private accessor _entries: TranscriptEntry[] = [];
   @state() private accessor _state: AvatarStateName = 'idle';
   @state() private accessor _ready = false;
   @state() private accessor _ended = false;
@@ -143,13 +136,14 @@ export class AvatarChat extends LitElement {
     onError: (code, message) => this._emitError(code, message),
   });
   private readonly _machine = new AvatarStateMachine((next) => this._onStateChange(next));
+  private readonly _transcript = new TranscriptController(this);
 
   private _generation = 0;
   private _bootQueued = false;
-  private _turn: Turn | undefined;
-  private _entryKey = 0;
   /** After a local interrupt over socket.io, events of the stopped reply until the server says idle. */
   private _dropStale = false;
+  /** The transcript lines last scrolled into view. */
+  private _scrolledEntries: readonly TranscriptEntry[] | undefined;
 
   /** What the avatar is doing now. */
   get avatarState(): AvatarStateName {
@@ -182,11 +176,10 @@ export class AvatarChat extends LitElement {
   }
 
   override disconnectedCallback(): void {
-    // Controllers dispose the stage, audio, socket and microphone in hostDisconnected.
+    // Controllers dispose the stage, audio, socket and microphone (and forget the open reply) in hostDisconnected.
     super.disconnectedCallback();
     this._generation++;
     this._ready = false;
-    this._turn = undefined;
     this._machine.reset();
   }
 
@@ -208,11 +201,9 @@ export class AvatarChat extends LitElement {
       this._emitError('conversation_ended', 'This conversation has ended');
       return;
     }
-    if (this._turn || this._speech.active) this._stopLocal();
+    if (this._transcript.replying || this._speech.active) this._stopLocal();
     void this._speech.unlock();
-    const entry = this._newEntry('assistant', '', 'streaming');
-    this._entries = [...this._entries, this._newEntry('user', content, 'done'), entry];
-    this._turn = { entry, startedAt: performance.now() };
+    this._transcript.sent(content);
     this._machine.sent();
     this._emit<AvatarMessageDetail>('avatar-message', { role: 'user', content });
     try {
@@ -256,7 +247,7 @@ export class AvatarChat extends LitElement {
   private async _boot(): Promise<void> {
     const generation = ++this._generation;
     this._ready = false;
-    this._turn = undefined;
+    this._transcript.abandon();
     this._speech.stop();
     this._machine.reset();
     this._modelFailed = false;
@@ -281,7 +272,7 @@ export class AvatarChat extends LitElement {
       const { conversation, avatar } = connection;
       this._avatar = avatar;
       this._ended = conversation.status === 'ended';
-      this._entries = (conversation.messages ?? []).map((m) => this._newEntry(m.role, m.content, 'done', m.id));
+      this._transcript.load(conversation.messages ?? []);
       const browserSpeech = (this.ttsProvider || conversation.config?.tts_provider) === 'browser';
       this._speech.useBrowserSpeech(
         browserSpeech ? { lang: this.lang || document.documentElement.lang || '', voiceHint: avatar.default_voice ?? '' } : undefined,
@@ -323,20 +314,13 @@ export class AvatarChat extends LitElement {
 
   private _onDelta(delta: string): void {
     if (this._dropStale) return;
-    if (!this._turn) {
-      // A reply this element did not ask for (e.g. started over REST): show it too.
-      this._turn = { entry: this._addEntry('assistant', '', 'streaming'), startedAt: performance.now() };
-    }
-    const turn = this._turn;
-    turn.firstTokenMs ??= performance.now() - turn.startedAt;
-    turn.entry.text += delta;
-    this._entries = [...this._entries];
+    this._transcript.delta(delta);
     this._speech.addText(delta);
   }
 
   private _onAudio(audio: ServerEventPayloads['audio']): void {
     if (this._dropStale) return;
-    if (this._turn) this._turn.firstAudioMs ??= performance.now() - this._turn.startedAt;
+    this._transcript.audio();
     this._speech.enqueue(audio);
   }
 
@@ -352,29 +336,16 @@ export class AvatarChat extends LitElement {
 
   private _onDone(done: ServerEventPayloads['done']): void {
     if (this._dropStale) return;
-    const turn = this._turn;
-    this._turn = undefined;
+    const reply = this._transcript.done(done.id);
     this._speech.flushText();
     this._machine.replyDone(this._speech.active);
-    if (!turn) return;
-    turn.entry.status = 'done';
-    turn.entry.id = done.id;
-    this._entries = [...this._entries];
-    const timings: NonNullable<AvatarMessageDetail['timings']> = {};
-    if (turn.firstTokenMs !== undefined) timings.first_token_ms = Math.round(turn.firstTokenMs);
-    if (turn.firstAudioMs !== undefined) timings.first_audio_ms = Math.round(turn.firstAudioMs);
-    this._emit<AvatarMessageDetail>('avatar-message', { role: 'assistant', content: turn.entry.text, id: done.id, usage: done.usage, timings });
+    if (!reply) return;
+    this._emit<AvatarMessageDetail>('avatar-message', { role: 'assistant', content: reply.content, id: reply.id, usage: done.usage, timings: reply.timings });
   }
 
   private _onServerError({ error }: WireError): void {
     if (this._dropStale) return;
-    const turn = this._turn;
-    this._turn = undefined;
-    if (turn) {
-      turn.entry.status = 'error';
-      if (!turn.entry.text) turn.entry.text = error.message;
-      this._entries = [...this._entries];
-    }
+    this._transcript.failed(error.message);
     this._speech.stop();
     this._machine.reset();
     this._emitError(error.code, error.message);
@@ -384,7 +355,7 @@ export class AvatarChat extends LitElement {
     if (this._ended) return;
     this._stopLocal();
     this._ended = true;
-    this._addEntry('notice', 'The conversation has ended.', 'done');
+    this._transcript.notice('The conversation has ended.');
   }
 
   // ── speech and state ──────────────────────────────────────────────────────────────────────
@@ -407,13 +378,7 @@ export class AvatarChat extends LitElement {
 
   /** Stops speech and marks the open reply interrupted (locally; the server is told separately). */
   private _stopLocal(): void {
-    const turn = this._turn;
-    this._turn = undefined;
-    if (turn) {
-      turn.entry.status = 'interrupted';
-      this._entries = [...this._entries];
-      if (this.transport !== 'sse') this._dropStale = true;
-    }
+    if (this._transcript.interrupted() && this.transport !== 'sse') this._dropStale = true;
     this._speech.stop();
     this._stage.closeMouth();
     this._machine.reset();
@@ -465,16 +430,6 @@ export class AvatarChat extends LitElement {
 
   // ── helpers ───────────────────────────────────────────────────────────────────────────────
 
-  private _newEntry(role: TranscriptEntry['role'], text: string, status: TranscriptEntry['status'], id?: string): TranscriptEntry {
-    return { key: ++this._entryKey, role, text, status, ...(id !== undefined && { id }) };
-  }
-
-  private _addEntry(role: TranscriptEntry['role'], text: string, status: TranscriptEntry['status']): TranscriptEntry {
-    const entry = this._newEntry(role, text, status);
-    this._entries = [...this._entries, entry];
-    return entry;
-  }
-
   private _emit<T>(type: string, detail: T): void {
     this.dispatchEvent(new CustomEvent<T>(type, { detail, bubbles: true, composed: true }));
   }
@@ -484,7 +439,9 @@ export class AvatarChat extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (!changed.has('_entries' as keyof AvatarChat) && !changed.has('_interim' as keyof AvatarChat)) return;
+    const entries = this._transcript.entries;
+    if (entries === this._scrolledEntries && !changed.has('_interim' as keyof AvatarChat)) return;
+    this._scrolledEntries = entries;
     const log = this.renderRoot.querySelector('.transcript');
     if (log) log.scrollTop = log.scrollHeight;
   }
@@ -494,6 +451,7 @@ export class AvatarChat extends LitElement {
   protected override render(): TemplateResult {
     const avatar = this._avatar;
     const progress = this._stage.progress;
+    const entries = this._transcript.entries;
     const showPreview = avatar && (this._stage.fallback || this._modelFailed);
     return html`
       <div part="stage" class="stage" data-state=${this._state}>
@@ -515,7 +473,7 @@ export class AvatarChat extends LitElement {
         ${avatar ? html`<span part="status" class="status" aria-hidden="true">${avatar.name} · ${this._state}</span>` : nothing}
       </div>
       ${renderTranscript(
-        this._interim ? [...this._entries, { key: -1, role: 'user', text: this._interim, status: 'streaming' }] : this._entries,
+        this._interim ? [...entries, { key: -1, role: 'user', text: this._interim, status: 'streaming' }] : entries,
         avatar?.name ?? '',
       )}
       ${renderComposer(

@@ -27,7 +27,6 @@ export async function startBenchServer(options: { aiProviders: AIProvider[]; spe
   const service = createAvatarService({
     store: await createSqliteStore({ filename: join(dataDir, 'avatar.db') }),
     blobs: new FsBlobStore(join(dataDir, 'audio')),
-    publicUrl: url,
     jwtSecret: config.jwtSecret,
     aiProviders: options.aiProviders,
     speechProviders: options.speechProviders,

@@ -4,7 +4,7 @@ import type { VendorHttpSettings } from '../vendor-http/http-settings.js';
 
 /**
  * The settings object every vendor factory takes (`createOpenAIProvider(settings)` and its
- * siblings). The host reads its environment once (DESIGN.md §2) and passes plain values here.
+ * siblings). The host reads its own configuration once and passes plain values here.
  */
 export interface VendorProviderSettings {
   /** The vendor credential. An empty string counts as absent. */
@@ -16,6 +16,8 @@ export interface VendorProviderSettings {
   models?: readonly ModelInfo[];
   /** The model used when a request names none; defaults to the factory's choice. */
   defaultModel?: string;
+  /** What errors tell an operator to do when the key is missing, e.g. `set OPENAI_API_KEY` (the host knows; the core does not). */
+  setupHint?: string;
 }
 
 /** `undefined` for a missing or blank key, so `OPENAI_API_KEY=` in an env file means "not set". */

@@ -156,3 +156,11 @@ function safeParse(parse: VendorErrorParser, body: string): VendorErrorDetail | 
     return undefined;
   }
 }
+
+/**
+ * "no API key configured", with the host's hint of how to give one (`set OPENAI_API_KEY` from the
+ * server): the core does not know how its host is configured.
+ */
+export function missingKeyMessage(setupHint: string | undefined): string {
+  return setupHint ? `no API key configured (${setupHint})` : 'no API key configured';
+}

@@ -1,29 +1,6 @@
 import type { Context } from 'koa';
-import type { AvatarService, Principal, RateDecision } from '../../core/index.js';
-import { ServiceError } from '../../core/index.js';
-
-/**
- * The one rate decision of every door — REST requests, SSE streams, socket.io and WebSocket
- * handshakes and every message they carry: one request of the caller's account (across its keys
- * and sessions) or, anonymous, of its client address.
- */
-export function countRequest(service: AvatarService, principal: Principal | undefined, address: string): Promise<RateDecision> {
-  return service.limits.request(
-    principal ? { accountId: principal.type === 'account' ? principal.accountId : principal.owner.accountId } : { address },
-  );
-}
-
-/** Seconds until the decision's window resets (at least 1), for `Retry-After`. */
-export const resetSeconds = (decision: RateDecision) => Math.max(1, Math.ceil(decision.resetMs / 1000));
-
-/** Throws 429 `rate_limited` (with the wait) when the decision refused the request. */
-export function refuseOverLimit(decision: RateDecision): void {
-  if (decision.allowed) return;
-  const resetS = resetSeconds(decision);
-  throw new ServiceError('rate_limited', `Rate limit of ${decision.limit} requests per minute reached; retry in ${resetS} s`, {
-    retryAfterS: resetS,
-  });
-}
+import type { AvatarService, Principal } from '../../core/index.js';
+import { countRequest, refuseOverLimit, resetSeconds } from '../shared/rate-decision.js';
 
 /** REST: counts the request, sets the `X-RateLimit-*` headers, and throws 429 over the limit. */
 export async function applyRateLimit(ctx: Context, service: AvatarService, principal: Principal | undefined): Promise<void> {

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
-import type { ReplyEvent, UrlBuilder, WireError } from '../../core/index.js';
-import { toWire } from './reply-wire.js';
+import type { ReplyEvent, WireError } from '../../core/index.js';
+import { toWire } from '../shared/reply-wire.js';
 import { SseWriter } from './sse-writer.js';
+import type { UrlBuilder } from '../shared/urls.js';
 
 /** A reply streaming as SSE. */
 export interface SseReply {

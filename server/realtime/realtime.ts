@@ -1,8 +1,9 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AvatarService, ServerFrame } from '../../core/index.js';
-import type { ConnectionGate } from '../http/connection-gate.js';
-import type { Serializer } from '../http/serializer.js';
-import { toWire } from '../http/reply-wire.js';
+import type { ConnectionGate } from '../shared/connection-gate.js';
+import type { Serializer } from '../shared/serializer.js';
+import type { UrlBuilder } from '../shared/urls.js';
+import { toWire } from '../shared/reply-wire.js';
 import { createSocketIoRealtime, emitToConversation } from './socket-io-realtime.js';
 import type { RealtimeServer } from './socket-io-realtime.js';
 import { WebSocketRealtime } from './websocket-realtime.js';
@@ -16,14 +17,14 @@ export interface Realtime {
  * Attaches both realtime transports to the HTTP server and relays every conversation event —
  * whichever transport or REST call started the reply — to the clients of that conversation.
  */
-export function attachRealtime(httpServer: HttpServer, service: AvatarService, gate: ConnectionGate, serializer: Serializer): Realtime {
+export function attachRealtime(httpServer: HttpServer, service: AvatarService, gate: ConnectionGate, serializer: Serializer, urls: UrlBuilder): Realtime {
   const io = createSocketIoRealtime(httpServer, service, gate);
   const ws = new WebSocketRealtime(httpServer, service, gate, serializer);
   const unsubscribe = service.conversations.onEvent((conversationId, event) => {
     const frame: ServerFrame =
       event.type === 'ended'
         ? { type: 'conversation.ended', data: { conversation_id: conversationId, reason: event.reason } }
-        : toWire(event, service.urls);
+        : toWire(event, urls);
     emitToConversation(io, conversationId, frame);
     ws.send(conversationId, frame);
   });

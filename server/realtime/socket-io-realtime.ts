@@ -9,12 +9,13 @@ import type {
   WireError,
 } from '../../core/index.js';
 import { ServiceError } from '../../core/index.js';
-import type { ConnectionGate } from '../http/connection-gate.js';
-import { realtimeJoin, realtimeMessage } from '../http/message-schema.js';
-import { presentConversationCreated } from '../http/present.js';
-import { errorPayload } from '../http/reply-wire.js';
+import type { ConnectionGate } from '../shared/connection-gate.js';
+import { realtimeJoin, realtimeMessage } from '../shared/message-schema.js';
+import { presentConversationCreated } from '../shared/present.js';
+import { errorPayload } from '../shared/reply-wire.js';
 import { admitRealtimeClient, checkScope } from './realtime-auth.js';
 import type { RealtimeClient } from './realtime-auth.js';
+import { parseBearer } from '../shared/credentials.js';
 
 interface SocketData {
   client: RealtimeClient;
@@ -46,7 +47,7 @@ export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarSe
 
   io.use((socket, next) => {
     const auth = socket.handshake.auth as { token?: unknown };
-    const header = /^Bearer\s+(\S+)$/i.exec(socket.handshake.headers.authorization ?? '')?.[1];
+    const header = parseBearer(socket.handshake.headers.authorization ?? '');
     const handshake = { token: auth.token ?? header, origin: socket.handshake.headers.origin, address: socket.handshake.address };
     admitRealtimeClient(gate, handshake, (error) => {
       // The credential was revoked or expired: say why, then hang up.

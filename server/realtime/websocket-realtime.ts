@@ -4,12 +4,13 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { AvatarService, ServerFrame } from '../../core/index.js';
 import { ServiceError, ValidationError, isServiceError } from '../../core/index.js';
-import type { ConnectionGate } from '../http/connection-gate.js';
-import { realtimeMessage } from '../http/message-schema.js';
-import type { Serializer } from '../http/serializer.js';
-import { errorPayload } from '../http/reply-wire.js';
+import type { ConnectionGate } from '../shared/connection-gate.js';
+import { realtimeMessage } from '../shared/message-schema.js';
+import type { Serializer } from '../shared/serializer.js';
+import { errorPayload } from '../shared/reply-wire.js';
 import { admitRealtimeClient } from './realtime-auth.js';
 import type { RealtimeClient } from './realtime-auth.js';
+import { parseBearer } from '../shared/credentials.js';
 
 const PATH = /^\/v1\/conversations\/([A-Za-z0-9_-]{1,64})\/ws$/;
 const HEARTBEAT_MS = 30_000;
@@ -75,7 +76,7 @@ export class WebSocketRealtime {
 
   async #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, conversationId: string): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const header = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const header = parseBearer(req.headers.authorization ?? '');
     let client: RealtimeClient | undefined;
     let ws: WebSocket | undefined;
     try {

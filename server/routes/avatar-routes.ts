@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { NotFoundError } from '../../core/index.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
-import { presentAvatar, presentAvatarDetail } from '../http/present.js';
+import { presentAvatar, presentAvatarDetail } from '../shared/present.js';
 import { avatarParams } from './id-schemas.js';
 import { avatarDetailSchema, avatarListSchema, avatarModelSchema } from '../http/resource-schemas.js';
+import type { UrlBuilder } from '../shared/urls.js';
 
 /** Avatar presets: list, detail and the 3D model record. */
-export function avatarRoutes(assetsDir: string): Route[] {
+export function avatarRoutes(assetsDir: string, urls: UrlBuilder): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -18,7 +19,7 @@ export function avatarRoutes(assetsDir: string): Route[] {
       auth: 'public',
       response: avatarListSchema.json,
       async handle({ service }) {
-        return { avatars: service.avatars.list().map((a) => presentAvatar(a, service.urls)) };
+        return { avatars: service.avatars.list().map((a) => presentAvatar(a, urls)) };
       },
     }),
     defineRoute({
@@ -30,7 +31,7 @@ export function avatarRoutes(assetsDir: string): Route[] {
       params: avatarParams,
       response: avatarDetailSchema.json,
       async handle({ params, service }) {
-        return presentAvatarDetail(service.avatars.get(params.id), service.urls);
+        return presentAvatarDetail(service.avatars.get(params.id), urls);
       },
     }),
     defineRoute({
@@ -47,7 +48,7 @@ export function avatarRoutes(assetsDir: string): Route[] {
         if (!file) throw new NotFoundError('avatar model', avatar.id);
         return {
           id: avatar.id,
-          model_url: service.urls.avatarModel(avatar.id),
+          model_url: urls.avatarModel(avatar.id),
           format: 'vrm',
           spec_version: '1.0',
           size_bytes: file.size,

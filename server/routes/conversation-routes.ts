@@ -4,19 +4,20 @@ import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
 import { ownerOf } from '../http/owner.js';
-import { presentConversation, presentConversationCreated, presentMessage } from '../http/present.js';
+import { presentConversation, presentConversationCreated, presentMessage } from '../shared/present.js';
 import { requestSignal } from '../http/request-signal.js';
 import { streamReplyAsSse } from '../http/sse-reply.js';
 import type { SseReply } from '../http/sse-reply.js';
 import { credentialOf } from '../http/authenticate.js';
-import type { ConnectionPrincipal } from '../http/connection-gate.js';
-import { errorPayload } from '../http/reply-wire.js';
+import type { ConnectionPrincipal } from '../shared/connection-gate.js';
+import { errorPayload } from '../shared/reply-wire.js';
 import { conversationParams } from './id-schemas.js';
-import { messageContent } from '../http/message-schema.js';
+import { messageContent } from '../shared/message-schema.js';
+import type { UrlBuilder } from '../shared/urls.js';
 import { conversationCreatedSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageSchema } from '../http/resource-schemas.js';
 
 /** Conversations: create, read, end, delete, and send messages (JSON or SSE). */
-export function conversationRoutes(service: AvatarService): Route[] {
+export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Route[] {
   const createBody = s.object({
     avatar_id: s.string({ min: 1, max: 64, description: 'Avatar to talk with, e.g. luna-001', example: 'luna-001' }),
     persona_id: s.optional(s.string({ min: 1, max: 64, description: 'Persona preset whose role the avatar plays' })),
@@ -64,7 +65,7 @@ export function conversationRoutes(service: AvatarService): Route[] {
       response: conversationWithMessagesSchema.json,
       async handle({ params, principal }) {
         const { conversation, messages } = await service.conversations.getWithMessages(ownerOf(principal), params.id);
-        return presentConversation(conversation, messages, service.urls);
+        return presentConversation(conversation, messages, urls);
       },
     }),
     defineRoute({
@@ -116,7 +117,7 @@ export function conversationRoutes(service: AvatarService): Route[] {
           });
           try {
             const started = await service.conversations.startReply(owner, params.id, body.content, { signal: AbortSignal.any([signal, stop.signal]) });
-            sse = streamReplyAsSse(ctx, started.events, service.urls, () => connection.release());
+            sse = streamReplyAsSse(ctx, started.events, urls, () => connection.release());
           } catch (error) {
             connection.release();
             throw error;
@@ -124,7 +125,7 @@ export function conversationRoutes(service: AvatarService): Route[] {
           return undefined;
         }
         const message = await service.conversations.sendMessage(owner, params.id, body.content, { signal });
-        return presentMessage(message, service.urls);
+        return presentMessage(message, urls);
       },
     }),
   ];

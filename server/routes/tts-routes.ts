@@ -7,6 +7,7 @@ import type { Route } from '../http/route.js';
 import { ownerOf } from '../http/owner.js';
 import { requestSignal } from '../http/request-signal.js';
 import { ttsSynthesisSchema, voiceListSchema } from '../http/resource-schemas.js';
+import type { UrlBuilder } from '../shared/urls.js';
 
 /** The vendors that get a route of their own (`POST /v1/tts/<vendor>`). */
 export const TTS_VENDOR_ROUTES = ['google', 'elevenlabs', 'openai'] as const;
@@ -18,9 +19,9 @@ const voiceId = s.string({ min: 1, max: 64, description: 'An avatar voice such a
  * JSON `{audio_url, …}` by default; the MP3 itself when the client asks for `audio/mpeg` (and
  * not for JSON first).
  */
-function answer(ctx: Context, result: Synthesis, service: AvatarService) {
+function answer(ctx: Context, result: Synthesis, service: AvatarService, urls: UrlBuilder) {
   const metadata = {
-    audio_url: service.urls.audio(result.audioKey),
+    audio_url: urls.audio(result.audioKey),
     provider: result.provider,
     voice_id: result.voiceId,
     engine_voice: result.engineVoice,
@@ -42,7 +43,7 @@ function answer(ctx: Context, result: Synthesis, service: AvatarService) {
 }
 
 /** `/v1/tts…`: the voice catalogue, synthesis (any engine or one vendor), voice previews. */
-export function ttsRoutes(service: AvatarService): Route[] {
+export function ttsRoutes(service: AvatarService, urls: UrlBuilder): Route[] {
   const engines = service.speech.list().map((p) => p.id);
   const synthesizeBody = s.object({
     text,
@@ -92,7 +93,7 @@ export function ttsRoutes(service: AvatarService): Route[] {
           ...(body.provider !== undefined && { provider: body.provider }),
           signal: requestSignal(ctx),
         });
-        return answer(ctx, result, service);
+        return answer(ctx, result, service, urls);
       },
     }),
     defineRoute({
@@ -110,7 +111,7 @@ export function ttsRoutes(service: AvatarService): Route[] {
           ...(body.provider !== undefined && { provider: body.provider }),
           signal: requestSignal(ctx),
         });
-        return answer(ctx, result, service);
+        return answer(ctx, result, service, urls);
       },
     }),
     ...TTS_VENDOR_ROUTES.map((vendor) =>
@@ -131,7 +132,7 @@ export function ttsRoutes(service: AvatarService): Route[] {
             exact: true,
             signal: requestSignal(ctx),
           });
-          return answer(ctx, result, service);
+          return answer(ctx, result, service, urls);
         },
       }),
     ),

@@ -164,18 +164,17 @@ async function startFaultServer(env: Record<string, string>): Promise<FaultServe
   const providers = providerOptionsFor(config);
   const v = config.vendors;
   const aiProviders: AIProvider[] = providers.aiProviders.map((p) => {
-    if (p.id === 'openai' && p.configured) return createOpenAIProvider({ apiKey: v.openaiApiKey!, baseUrl: v.openaiBaseUrl!, http: FAST_HTTP });
+    if (p.id === 'openai' && p.configured) return createOpenAIProvider({ apiKey: v.OPENAI_API_KEY!, baseUrl: v.OPENAI_BASE_URL!, http: FAST_HTTP });
     if (p.id === 'anthropic' && p.configured) return createAnthropicProvider({ apiKey: v.anthropicApiKey!, baseUrl: v.anthropicBaseUrl!, http: FAST_HTTP });
     return p;
   });
   const speechProviders: SpeechProvider[] = providers.speechProviders.map((p) =>
-    p.id === 'openai' && v.openaiApiKey ? createOpenAISpeechProvider({ apiKey: v.openaiApiKey, baseUrl: v.openaiBaseUrl, http: FAST_HTTP }) : p,
+    p.id === 'openai' && v.OPENAI_API_KEY ? createOpenAISpeechProvider({ apiKey: v.OPENAI_API_KEY, ...(v.OPENAI_BASE_URL && { baseUrl: v.OPENAI_BASE_URL }), http: FAST_HTTP }) : p,
   );
   const fallbacks: FaultServer['fallbacks'] = [];
   const service = createAvatarService({
     store: await createSqliteStore({ filename: join(dataDir, 'avatar.db') }),
     blobs: new FsBlobStore(join(dataDir, 'audio')),
-    publicUrl: config.publicUrl,
     ids: idsFor(config),
     jwtSecret: config.jwtSecret,
     ...providers,

@@ -10,6 +10,7 @@ import type { AnthropicRequestBody, AnthropicStreamEvent, AnthropicUsage } from 
 import { anthropicErrorDetail, isRetryableAnthropicError, parseAnthropicError } from './anthropic-error.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
+import { missingKeyMessage } from '../../vendor-http/vendor-errors.js';
 
 /** The API version this adapter speaks; Anthropic requires it on every request. */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -22,6 +23,8 @@ export interface AnthropicChatModelConfig {
   baseUrl: string;
   apiKey: string | undefined;
   http: ResolvedHttpSettings;
+  /** The host's hint for a missing key, e.g. `set ANTHROPIC_API_KEY`. */
+  setupHint?: string;
 }
 
 /**
@@ -43,7 +46,7 @@ export class AnthropicChatModel implements ChatModel {
   stream(request: ChatRequest): AsyncIterable<ChatStreamPart> {
     const { apiKey, http } = this.#config;
     if (apiKey === undefined) {
-      return failedChatStream(new ProviderError(this.provider, 'no API key configured (set ANTHROPIC_API_KEY)'));
+      return failedChatStream(new ProviderError(this.provider, missingKeyMessage(this.#config.setupHint)));
     }
     return vendorChatStream({
       provider: this.provider,

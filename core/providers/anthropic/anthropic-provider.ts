@@ -36,6 +36,7 @@ export function createAnthropicProvider(settings: AnthropicProviderSettings = {}
     baseUrl: normalizeBaseUrl(settings.baseUrl, ANTHROPIC_DEFAULT_BASE_URL),
     apiKey,
     http: resolveHttpSettings(settings.http),
+    ...(settings.setupHint !== undefined && { setupHint: settings.setupHint }),
   });
   const { models, defaultModel } = resolveModelList(settings.models, ANTHROPIC_MODELS, settings.defaultModel);
   return Object.freeze({

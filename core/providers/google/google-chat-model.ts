@@ -10,12 +10,15 @@ import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import type { GoogleRequestBody, GoogleStreamChunk, GoogleUsageMetadata } from './google-api-types.js';
 import { googleErrorDetail, isRetryableGoogleStatus, parseGoogleError } from './google-error.js';
 import { mapGoogleFinishReason } from './map-google-finish-reason.js';
+import { missingKeyMessage } from '../../vendor-http/vendor-errors.js';
 
 export interface GoogleChatModelConfig {
   /** The host, like `GOOGLE_BASE_URL`: `https://generativelanguage.googleapis.com`. */
   baseUrl: string;
   apiKey: string | undefined;
   http: ResolvedHttpSettings;
+  /** The host's hint for a missing key, e.g. `set ANTHROPIC_API_KEY`. */
+  setupHint?: string;
 }
 
 /**
@@ -37,7 +40,7 @@ export class GoogleChatModel implements ChatModel {
   stream(request: ChatRequest): AsyncIterable<ChatStreamPart> {
     const { apiKey, http } = this.#config;
     if (apiKey === undefined) {
-      return failedChatStream(new ProviderError(this.provider, 'no API key configured (set GOOGLE_API_KEY)'));
+      return failedChatStream(new ProviderError(this.provider, missingKeyMessage(this.#config.setupHint)));
     }
     // Model ids may come as the API's resource names (`models/gemini-2.5-flash`).
     const model = encodeURIComponent(this.modelId.replace(/^models\//, ''));

@@ -46,6 +46,7 @@ export function createGoogleProvider(settings: GoogleProviderSettings = {}): AIP
     baseUrl: normalizeBaseUrl(settings.baseUrl, GOOGLE_DEFAULT_BASE_URL),
     apiKey,
     http: resolveHttpSettings(settings.http, GOOGLE_DEFAULT_TIMEOUTS),
+    ...(settings.setupHint !== undefined && { setupHint: settings.setupHint }),
   });
   const { models, defaultModel } = resolveModelList(settings.models, GOOGLE_MODELS, settings.defaultModel);
   return Object.freeze({

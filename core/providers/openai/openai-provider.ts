@@ -8,6 +8,7 @@ import {
   resolveModelList,
 } from '../vendor-provider-settings.js';
 import { OpenAIChatModel } from './openai-chat-model.js';
+import { missingKeyMessage } from '../../vendor-http/vendor-errors.js';
 
 /**
  * `baseUrl` includes the API version, like the official SDK and `OPENAI_BASE_URL`
@@ -47,7 +48,7 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings = {}): AIP
     http: resolveHttpSettings(settings.http),
     maxTokensField: 'max_completion_tokens' as const,
     includeUsage: true,
-    ...(custom ? {} : { missingKeyMessage: 'no API key configured (set OPENAI_API_KEY)' }),
+    ...(custom ? {} : { missingKeyMessage: missingKeyMessage(settings.setupHint) }),
   });
   const { models, defaultModel } = resolveModelList(settings.models, OPENAI_MODELS, settings.defaultModel);
   return Object.freeze({

@@ -8,8 +8,11 @@ import { countCharacters } from '../../text-limits.js';
 import { visemesFromAlignment, type CharacterAlignment } from './alignment-visemes.js';
 import { parseElevenLabsSpeechError } from './elevenlabs-speech-error.js';
 import { elevenLabsVoices, resolveElevenLabsVoice } from './elevenlabs-voices.js';
+import { missingKeyMessage } from '../../vendor-http/vendor-errors.js';
 
 export interface ElevenLabsSpeechSettings {
+  /** What errors tell an operator to do when the key is missing, e.g. `set OPENAI_API_KEY` (the host knows; the core does not). */
+  setupHint?: string;
   /** An ElevenLabs API key; without it `available()` is false. */
   apiKey?: string | undefined;
   /** The host, as `ELEVENLABS_BASE_URL`: `https://api.elevenlabs.io` unless told. */
@@ -99,7 +102,7 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
       const voice = resolveElevenLabsVoice(request.voiceId);
       if (request.signal?.aborted) throw abortError();
       if (config.apiKey === undefined) {
-        throw new ServiceError(ErrorCode.unavailable, 'ElevenLabs speech is not configured: set ELEVENLABS_API_KEY');
+        throw new ServiceError(ErrorCode.unavailable, `ElevenLabs speech is not configured: ${missingKeyMessage(settings.setupHint)}`);
       }
 
       const endpoint = config.timestamps ? 'with-timestamps' : 'stream';

@@ -7,8 +7,11 @@ import { type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice 
 import { parseGoogleSpeechError } from './google-speech-error.js';
 import { googleVoices, resolveGoogleVoice } from './google-voices.js';
 import { countCharacters } from '../../text-limits.js';
+import { missingKeyMessage } from '../../vendor-http/vendor-errors.js';
 
 export interface GoogleSpeechSettings {
+  /** What errors tell an operator to do when the key is missing, e.g. `set OPENAI_API_KEY` (the host knows; the core does not). */
+  setupHint?: string;
   /** A Google Cloud API key with the Text-to-Speech API enabled; without it `available()` is false. */
   apiKey?: string | undefined;
   /** The host, as `GOOGLE_TTS_BASE_URL`: `https://texttospeech.googleapis.com` unless told. */
@@ -76,7 +79,7 @@ export function createGoogleSpeechProvider(settings: GoogleSpeechSettings = {}):
       const voice = resolveGoogleVoice(request.voiceId);
       if (request.signal?.aborted) throw abortError();
       if (config.apiKey === undefined) {
-        throw new ServiceError(ErrorCode.unavailable, 'Google speech is not configured: set GOOGLE_API_KEY');
+        throw new ServiceError(ErrorCode.unavailable, `Google speech is not configured: ${missingKeyMessage(settings.setupHint)}`);
       }
 
       const body = await requestVendorBytes({

@@ -7,8 +7,11 @@ import { type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice 
 import { parseOpenAISpeechError } from './openai-speech-error.js';
 import { openAIVoices, resolveOpenAIVoice } from './openai-voices.js';
 import { countCharacters } from '../../text-limits.js';
+import { missingKeyMessage } from '../../vendor-http/vendor-errors.js';
 
 export interface OpenAISpeechSettings {
+  /** What errors tell an operator to do when the key is missing, e.g. `set OPENAI_API_KEY` (the host knows; the core does not). */
+  setupHint?: string;
   /** An OpenAI API key; without it `available()` is false. */
   apiKey?: string | undefined;
   /** Includes the version, as `OPENAI_BASE_URL`: `https://api.openai.com/v1` unless told. */
@@ -70,7 +73,7 @@ export function createOpenAISpeechProvider(settings: OpenAISpeechSettings = {}):
       const voice = resolveOpenAIVoice(request.voiceId, config.model);
       if (request.signal?.aborted) throw abortError();
       if (config.apiKey === undefined) {
-        throw new ServiceError(ErrorCode.unavailable, 'OpenAI speech is not configured: set OPENAI_API_KEY');
+        throw new ServiceError(ErrorCode.unavailable, `OpenAI speech is not configured: ${missingKeyMessage(settings.setupHint)}`);
       }
 
       const audio = await requestVendorBytes({

@@ -4,9 +4,9 @@ import type {
   ConversationRecord,
   MessageRecord,
   Persona,
-  UrlBuilder,
-} from '../../core/index.js';
+  } from '../../core/index.js';
 import { isoTime, redactApiKey } from '../../core/index.js';
+import type { UrlBuilder } from './urls.js';
 
 /** Wire shapes (flat style, snake_case) of core records. The serializer adapts them to the style. */
 

@@ -1,5 +1,6 @@
-import type { ReplyEvent, ServerFrame, UrlBuilder, WireError } from '../../core/index.js';
+import type { ReplyEvent, ServerFrame, WireError } from '../../core/index.js';
 import { isServiceError } from '../../core/index.js';
+import type { UrlBuilder } from './urls.js';
 
 /**
  * The wire form of a reply event, the same for SSE, socket.io and the plain WebSocket

@@ -1,8 +1,8 @@
 import type { AvatarService, ConnectionLease, Principal } from '../../core/index.js';
 import { ServiceError, UnauthorizedError, isServiceError } from '../../core/index.js';
-import { authenticateCredential } from './authenticate.js';
-import type { Credential } from './authenticate.js';
-import { countRequest, refuseOverLimit } from './rate-limit.js';
+import { authenticateCredential } from './credentials.js';
+import type { Credential } from './credentials.js';
+import { countRequest, refuseOverLimit } from './rate-decision.js';
 
 /** Callers that may hold connections: API keys and session tokens (account tokens manage keys only). */
 export type ConnectionPrincipal = Exclude<Principal, { type: 'account' }>;
