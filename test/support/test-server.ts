@@ -63,7 +63,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const service = createAvatarService({
     store: await createSqliteStore({ filename: join(dataDir, 'avatar.db'), ...(options.maxPageCount !== undefined && { maxPageCount: options.maxPageCount }) }),
     blobs: options.blobs ?? new FsBlobStore(join(dataDir, 'audio')),
-    publicUrl: url,
     ids: idsFor(config),
     jwtSecret: config.jwtSecret,
     ...(options.providersFromConfig
