@@ -2,7 +2,7 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 
-/** Identifier prefixes of DESIGN.md §3. */
+/** Identifier prefixes (docs/api.md, Identifiers). */
 export type IdPrefix = 'acct' | 'key' | 'conv' | 'msg' | 'wh' | 'evt' | 'dlv' | 'req' | 'sess' | 'aud' | 'chat';
 
 /** Makes identifiers `<prefix>_<random>`; injected so tests can make them predictable. */

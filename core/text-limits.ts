@@ -1,6 +1,6 @@
 import { ValidationError } from './errors.js';
 
-/** Request limits enforced in the core, so every host applies them (DESIGN.md §8). */
+/** Request limits enforced in the core, so every host applies them (docs/api.md, Limits). */
 export const Limits = {
   /** Characters (Unicode code points) of one user message. */
   contentMaxChars: 5000,

@@ -25,7 +25,7 @@ Configured by environment variables (PORT, DATA_DIR, DATABASE_URL, …); see the
 
 class UsageError extends Error {}
 
-/** The operator's CLI (DESIGN.md §11): JSON on stdout for commands that create, one-line errors on stderr. */
+/** The operator's CLI (docs/api.md, CLI): JSON on stdout for commands that create, one-line errors on stderr. */
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,

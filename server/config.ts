@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { ApiStyle } from './shared/serializer.js';
 import { vendorVariables } from './vendors.js';
 
 /** Bad configuration: the message is one line that names the variable and what to fix. */
@@ -11,7 +12,7 @@ export class ConfigError extends Error {
   }
 }
 
-export type ApiStyle = 'flat' | 'envelope';
+export type { ApiStyle };
 
 /** An OpenAI-compatible server registered under the operator's name (Groq, vLLM, LM Studio…). */
 export interface CustomAiProviderConfig {
@@ -56,7 +57,7 @@ export interface ServerConfig {
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * Reads the environment (DESIGN.md §2). The only place in the project that reads `process.env`;
+ * Reads the environment (docs/api.md, Configuration). The only place in the project that reads `process.env`;
  * everything else receives this object.
  */
 export function loadConfig(env: Env = process.env): ServerConfig {

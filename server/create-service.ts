@@ -100,7 +100,7 @@ export async function createServiceFromConfig(config: ServerConfig): Promise<Ava
   });
 }
 
-/** The envelope style identifies conversations and messages by UUID (DESIGN.md §6). */
+/** The envelope style identifies conversations and messages by UUID (docs/api.md, Identifiers). */
 export function idsFor(config: ServerConfig) {
   return createIdGenerator(systemClock, config.apiStyle === 'envelope' ? { uuidFor: ['conv', 'msg'] } : {});
 }

@@ -26,7 +26,7 @@ const LOGINS_PER_EMAIL = 10;
 const LOGINS_PER_ADDRESS = 30;
 
 /**
- * The limits of DESIGN.md §8: requests per minute per account (across its keys) or per client
+ * The limits of docs/api.md, Limits: requests per minute per account (across its keys) or per client
  * address for anonymous reads, and concurrent connections per account.
  */
 export class AccessLimits {

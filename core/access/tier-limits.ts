@@ -8,7 +8,7 @@ export interface AccountLimits {
 }
 
 /**
- * Tiers of DESIGN.md §8 (the specification's "paid 60" is the creator tier). Enterprise accounts
+ * Tiers of docs/api.md, Limits (the specification's "paid 60" is the creator tier). Enterprise accounts
  * carry their own numbers; without overrides they get the pro limits.
  */
 export const TierLimits: Readonly<Record<Tier, AccountLimits>> = Object.freeze({

@@ -72,9 +72,9 @@ export class ConversationService {
   async create(owner: Owner, input: CreateConversationInput): Promise<ConversationRecord> {
     const { avatars, personas, providers, speech, clock, ids, store } = this.#deps;
     const avatar = avatars.find(input.avatarId);
-    if (!avatar) throw new ValidationError('avatar_id', `avatar_id '${input.avatarId}' is not an avatar; GET /v1/avatars lists them`);
+    if (!avatar) throw new ValidationError('avatar_id', `avatar_id '${input.avatarId}' is not an avatar; see the avatar list`);
     if (input.personaId !== undefined && !personas.find(input.personaId)) {
-      throw new ValidationError('persona_id', `persona_id '${input.personaId}' is not a persona; GET /v1/personas lists them`);
+      throw new ValidationError('persona_id', `persona_id '${input.personaId}' is not a persona; see the persona list`);
     }
     if (input.systemPrompt !== undefined) checkText('system_prompt', input.systemPrompt, Limits.systemPromptMaxChars, true);
     const aiProvider = input.aiProvider ?? providers.defaultId;
@@ -85,7 +85,7 @@ export class ConversationService {
     const engine = input.ttsProvider === undefined ? speech.resolve(ttsProvider) : await speech.requireAvailable(ttsProvider);
     const voiceId = input.voiceId ?? avatar.defaultVoice;
     if (input.voiceId !== undefined) {
-      // The voices `POST /v1/tts` takes for that engine: avatar voices, and the engine's own ids.
+      // The voices the engine speaks: avatar voices, and the engine's own ids.
       if (engine) engine.engineVoiceFor(voiceId);
       else if (!parseAvatarVoiceId(voiceId)) {
         throw new ValidationError('voice_id', 'voice_id must look like en-US-Neural2-F (<locale>-Neural2-<letter>) with browser speech');

@@ -1,7 +1,7 @@
 import type { ChatStreamPart, TokenUsage } from './chat-model.js';
 import { ProviderError } from '../errors.js';
 import type { ResolvedHttpSettings } from '../vendor-http/http-settings.js';
-import { backoffDelayMs } from '../vendor-http/retry-delay.js';
+import { retryDelayMs } from '../vendor-http/retry-delay.js';
 import { describeCause } from '../vendor-http/vendor-errors.js';
 
 export interface RetryingChatStreamOptions {
@@ -95,16 +95,6 @@ export async function* retryingChatStream(options: RetryingChatStreamOptions): A
       // An injected sleep may reject on abort instead of resolving early; the loop head reports it.
     }
   }
-}
-
-/** The wait before retry number `attempt` + 1, or `undefined` when the error must surface. */
-export function retryDelayMs(error: ProviderError, attempt: number, http: ResolvedHttpSettings): number | undefined {
-  if (!error.isRetryable || attempt >= http.maxRetries) return undefined;
-  if (error.retryAfterS !== undefined) {
-    const ms = error.retryAfterS * 1000;
-    return ms <= http.backoff.maxRetryAfterMs ? ms : undefined;
-  }
-  return backoffDelayMs(attempt, http.backoff, http.random);
 }
 
 function asProviderError(provider: string, failure: unknown): ProviderError {

@@ -40,7 +40,7 @@ export interface SessionPrincipal {
 }
 
 /**
- * Browser session tokens (DESIGN.md §5): a host site's backend trades its API key for a token
+ * Browser session tokens (docs/api.md, Credentials): a host site's backend trades its API key for a token
  * scoped to one conversation, and gives that to the browser, so no secret key reaches a page.
  */
 export class SessionService {

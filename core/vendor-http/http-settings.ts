@@ -1,4 +1,6 @@
 import { ValidationError } from '../errors.js';
+import { sleep } from '../util/sleep.js';
+import type { Sleep } from '../util/sleep.js';
 
 /**
  * The injectable pieces of every vendor HTTP call: the `fetch` function, the sleep used between
@@ -10,7 +12,7 @@ import { ValidationError } from '../errors.js';
 export type FetchFunction = (url: string, init: RequestInit) => Promise<Response>;
 
 /** Waits `ms` milliseconds; rejects (or resolves early) when `signal` aborts. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+export type { Sleep } from '../util/sleep.js';
 
 /** Runs `callback` once after `ms` milliseconds; the returned function cancels it. */
 export type Schedule = (ms: number, callback: () => void) => () => void;
@@ -81,25 +83,6 @@ export const realSchedule: Schedule = (ms, callback) => {
 };
 
 /**
- * A real sleep that ends early (resolving) when the signal aborts; callers check the signal. Not
- * `unref()`ed, unlike the timeouts: a caller awaits the retry, and a script whose only pending
- * work is that wait must not exit in the middle of it.
- */
-export const realSleep: Sleep = (ms, signal) =>
-  new Promise<void>((resolve) => {
-    if (signal?.aborted) return resolve();
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
-/**
  * Applies the defaults; validates numbers once, when the provider is built, not per request.
  * `vendorTimeouts` lets an adapter change the defaults where its vendor needs it (Ollama sends no
  * headers until a cold model has loaded); the operator's `settings.timeouts` still win.
@@ -128,7 +111,7 @@ export function resolveHttpSettings(
   const globalFetch: FetchFunction = (url, init) => fetch(url, init);
   return Object.freeze({
     fetch: settings.fetch ?? globalFetch,
-    sleep: settings.sleep ?? realSleep,
+    sleep: settings.sleep ?? sleep,
     schedule: settings.schedule ?? realSchedule,
     now: settings.now ?? Date.now,
     random: settings.random ?? Math.random,

@@ -3,7 +3,7 @@ import type { ResolvedHttpSettings } from './http-settings.js';
 import type { VendorRequest } from './open-vendor-stream.js';
 import { openVendorStream } from './open-vendor-stream.js';
 import { abortError } from './read-body.js';
-import { retryDelayMs } from '../providers/retrying-chat-stream.js';
+import { retryDelayMs } from './retry-delay.js';
 import type { VendorErrorParser } from './vendor-errors.js';
 import { describeCause } from './vendor-errors.js';
 

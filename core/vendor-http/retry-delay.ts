@@ -1,4 +1,5 @@
-import type { BackoffPolicy } from './http-settings.js';
+import type { ProviderError } from '../errors.js';
+import type { BackoffPolicy, ResolvedHttpSettings } from './http-settings.js';
 
 /**
  * How long a server asked us to wait, in milliseconds, from the response headers:
@@ -35,4 +36,14 @@ export function backoffDelayMs(retry: number, policy: BackoffPolicy, random: () 
   const exponential = Math.min(policy.maxMs, policy.initialMs * 2 ** retry);
   const jitter = 1 - 0.25 * Math.min(Math.max(random(), 0), 1);
   return Math.round(exponential * jitter);
+}
+
+/** The wait before retry number `attempt` + 1, or `undefined` when the error must surface. */
+export function retryDelayMs(error: ProviderError, attempt: number, http: ResolvedHttpSettings): number | undefined {
+  if (!error.isRetryable || attempt >= http.maxRetries) return undefined;
+  if (error.retryAfterS !== undefined) {
+    const ms = error.retryAfterS * 1000;
+    return ms <= http.backoff.maxRetryAfterMs ? ms : undefined;
+  }
+  return backoffDelayMs(attempt, http.backoff, http.random);
 }

@@ -31,9 +31,9 @@ export const roomOf = (conversationId: string) => `conversation:${conversationId
 const MAX_QUEUED_PACKETS = 20_000;
 
 /**
- * socket.io at `/v1/realtime` (DESIGN.md §7): a handshake with `auth: {token}`, `join` /
+ * socket.io at `/v1/realtime` (docs/realtime.md): a handshake with `auth: {token}`, `join` /
  * `message` / `interrupt` from clients, and every event of the joined conversation — including
- * replies started over REST — relayed to its room. With a Redis adapter, rooms span processes.
+ * replies started over REST — relayed to its room.
  * Handshakes and events pass the connection gate like REST requests: counted, re-authenticated.
  */
 export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarService, gate: ConnectionGate): RealtimeServer {

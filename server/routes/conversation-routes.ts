@@ -107,7 +107,7 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Ro
         const owner = ownerOf(principal);
         const signal = requestSignal(ctx);
         if (body.stream) {
-          // An open stream is a connection of the account (DESIGN.md §8), watched like a socket:
+          // An open stream is a connection of the account (docs/api.md, Limits), watched like a socket:
           // a revoked key or an expired session ends it with an `error` event and stops the reply.
           const stop = new AbortController();
           let sse: SseReply | undefined;

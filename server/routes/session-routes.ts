@@ -40,7 +40,7 @@ export function sessionRoutes(): Route[] {
 
 /**
  * `POST /demo/session` (DEV_BOOTSTRAP only): the server stands in for a host site's backend and
- * mints a session for the demo account, so the demo page holds no key (DESIGN.md §10a).
+ * mints a session for the demo account, so the demo page holds no key (docs/api.md, Demo).
  */
 export function demoSessionRoute(): Route {
   return defineRoute({

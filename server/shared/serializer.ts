@@ -1,8 +1,7 @@
-import type { ApiStyle } from '../config.js';
 import type { JsonSchema } from '../schema/schema.js';
 
 /**
- * The one place that decides the response style (DESIGN.md §6). Routes produce flat snake_case
+ * The one place that decides the response style (docs/api.md, Response styles and errors). Routes produce flat snake_case
  * resources; `envelope` wraps them in `{data, meta}` with camelCase names and upper-snake codes.
  */
 export interface Serializer {
@@ -22,6 +21,9 @@ const errorFields: JsonSchema = {
   required: ['code', 'message'],
 };
 const meta: JsonSchema = { type: 'object', properties: { requestId: { type: 'string' } }, required: ['requestId'] };
+
+/** `flat` (the specification's snake_case resources) or `envelope` (`{data, meta}`, camelCase). */
+export type ApiStyle = 'flat' | 'envelope';
 
 export function createSerializer(style: ApiStyle): Serializer {
   if (style === 'flat') {

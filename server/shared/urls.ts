@@ -1,4 +1,4 @@
-/** Absolute URLs of things the host serves, built from the public base URL (DESIGN.md §2). */
+/** Absolute URLs of things the host serves, built from the public base URL (docs/api.md, Configuration). */
 export interface UrlBuilder {
   readonly publicUrl: string;
   audio(key: string): string;

@@ -3,7 +3,7 @@ import { ProviderError } from '../../errors.js';
 import { composeLocalReply } from './compose-local-reply.js';
 import { estimateInputTokens, estimateTokens } from './estimate-tokens.js';
 import type { LocalProviderSettings } from './local-provider-settings.js';
-import { timerSleep } from './local-provider-settings.js';
+import { sleep as timerSleep } from '../../util/sleep.js';
 import { splitIntoDeltas } from './split-into-deltas.js';
 
 /** Lets other work run between two streamed pieces without adding a delay. */

@@ -1,7 +1,8 @@
 import type { Clock } from '../../clock.js';
 
 /** Waits `ms` milliseconds; resolves early (never rejects) when `signal` aborts. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+import type { Sleep } from '../../util/sleep.js';
+export type { Sleep };
 
 /**
  * Options of the offline engine. Everything that would make it nondeterministic — the clock, the
@@ -25,21 +26,3 @@ export interface LocalProviderSettings {
   /** The timer behind `deltaDelayMs`; inject a fake one in tests. Default: `setTimeout`. */
   sleep?: Sleep;
 }
-
-/**
- * The default {@link Sleep}: a plain timer that stops early on abort. It is deliberately not
- * `unref()`ed: a caller is awaiting the stream, so the pause is part of live work, not background.
- */
-export const timerSleep: Sleep = (ms, signal) =>
-  new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });

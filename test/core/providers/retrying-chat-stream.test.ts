@@ -4,7 +4,8 @@ import type { ChatStreamPart } from '../../../core/providers/chat-model.js';
 import { ProviderError } from '../../../core/errors.js';
 import type { VendorHttpSettings } from '../../../core/vendor-http/http-settings.js';
 import { resolveHttpSettings } from '../../../core/vendor-http/http-settings.js';
-import { retryDelayMs, retryingChatStream } from '../../../core/providers/retrying-chat-stream.js';
+import { retryingChatStream } from '../../../core/providers/retrying-chat-stream.js';
+import { retryDelayMs } from '../../../core/vendor-http/retry-delay.js';
 import { collect, errorOf, fakeSleep, finishOf, textOf } from './vendor-chat-conformance.js';
 
 type Step = ChatStreamPart | Error;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ValidationError } from '../../../core/errors.js';
-import { defaultBackoff, defaultTimeouts, realSleep, resolveHttpSettings } from '../../../core/vendor-http/http-settings.js';
+import { defaultBackoff, defaultTimeouts, resolveHttpSettings } from '../../../core/vendor-http/http-settings.js';
+import { sleep as realSleep } from '../../../core/util/sleep.js';
 
 describe('resolveHttpSettings', () => {
   it('applies the defaults and freezes the result', () => {
@@ -33,7 +34,7 @@ describe('resolveHttpSettings', () => {
   });
 });
 
-describe('realSleep', () => {
+describe('sleep', () => {
   it('ends early when its signal aborts, and at once when already aborted', async () => {
     const controller = new AbortController();
     const sleeping = realSleep(60_000, controller.signal);

@@ -161,9 +161,11 @@ describe('createAnthropicProvider', () => {
     assert.ok(provider.models.some((m) => m.id === provider.defaultModel));
   });
 
-  it('without a key is unconfigured and fails before any request', async () => {
+  it("without a key is unconfigured and fails before any request, with the host's hint", async () => {
     const provider = createAnthropicProvider();
     assert.equal(provider.configured, false);
-    assert.match(errorOf(await collect(provider.chatModel().stream(chatRequest))).message, /ANTHROPIC_API_KEY/);
+    assert.match(errorOf(await collect(provider.chatModel().stream(chatRequest))).message, /no API key configured$/);
+    const hinted = createAnthropicProvider({ setupHint: 'set ANTHROPIC_API_KEY' });
+    assert.match(errorOf(await collect(hinted.chatModel().stream(chatRequest))).message, /no API key configured \(set ANTHROPIC_API_KEY\)/);
   });
 });

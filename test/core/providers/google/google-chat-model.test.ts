@@ -144,6 +144,8 @@ describe('createGoogleProvider', () => {
   });
 
   it('without a key fails before any request', async () => {
-    assert.match(errorOf(await collect(createGoogleProvider().chatModel().stream(chatRequest))).message, /GOOGLE_API_KEY/);
+    assert.match(errorOf(await collect(createGoogleProvider().chatModel().stream(chatRequest))).message, /no API key configured$/);
+    const hinted = createGoogleProvider({ setupHint: 'set GOOGLE_API_KEY' });
+    assert.match(errorOf(await collect(hinted.chatModel().stream(chatRequest))).message, /\(set GOOGLE_API_KEY\)/);
   });
 });

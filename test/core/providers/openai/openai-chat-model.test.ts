@@ -163,8 +163,8 @@ describe('createOpenAIProvider', () => {
     assert.equal(provider.chatModel('gpt-4.1').modelId, 'gpt-4.1');
   });
 
-  it('without a key is unconfigured and fails before any request, naming the variable', async () => {
-    const provider = createOpenAIProvider({ apiKey: '  ' });
+  it("without a key is unconfigured and fails before any request, with the host's hint", async () => {
+    const provider = createOpenAIProvider({ apiKey: '  ', setupHint: 'set OPENAI_API_KEY' });
     assert.equal(provider.configured, false);
     const error = errorOf(await collect(provider.chatModel().stream(chatRequest)));
     assert.match(error.message, /OPENAI_API_KEY/);

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { repoRoot } from './support/repo-root.js';
+
+/**
+ * The import rules of docs/architecture.md, checked on the sources: the core imports nothing of
+ * its hosts (server, widget, Koa, socket.io), imports inside the core run only downward through
+ * its layers, and the server's transport-neutral `shared/` imports none of the transports.
+ */
+
+/** The core's layers, bottom first; a module may import its own layer or one below. */
+const CORE_LAYERS: readonly (readonly string[])[] = [
+  ['errors.ts', 'clock.ts', 'ids.ts', 'text-limits.ts', 'util/', 'ports/', 'protocol/'],
+  ['vendor-http/', 'audio/'],
+  ['storage/', 'blobs/', 'avatars/', 'personas/', 'usage/', 'access/'],
+  ['speech/'],
+  ['providers/'],
+  ['conversations/'],
+  ['sessions/'],
+  ['accounts/'],
+  ['avatar-service.ts', 'index.ts'],
+];
+
+/** The server's layers, bottom first. */
+const SERVER_LAYERS: readonly (readonly string[])[] = [
+  ['shared/', 'schema/', 'package-paths.ts', 'vendors.ts'],
+  ['config.ts', 'startup-notes.ts'],
+  ['http/', 'realtime/'],
+  ['routes/', 'dev-bootstrap.ts', 'create-service.ts', 'openapi.ts'],
+  ['app.ts'],
+  ['attach-host.ts'],
+  ['start-server.ts'],
+  ['cli.ts', 'index.ts'],
+];
+
+/** Packages only hosts may use. */
+const HOST_PACKAGES = /^(koa|@koa\/|koa-body|socket\.io|ws$|lit|three|@pixiv\/)/;
+
+interface Import {
+  from: string;
+  specifier: string;
+  /** Repository path of a relative import's target. */
+  target: string | undefined;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(join(repoRoot, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .map((file) => join(dir, file));
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(join(repoRoot, file), 'utf8');
+  const found: Import[] = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"\n]*?(?:from\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    const specifier = match[1] ?? match[2]!;
+    const target = specifier.startsWith('.') ? relative(repoRoot, join(repoRoot, dirname(file), specifier)).replace(/\.js$/, '.ts') : undefined;
+    found.push({ from: file, specifier, target });
+  }
+  return found;
+}
+
+function layerOf(layers: readonly (readonly string[])[], root: string, file: string): number {
+  const inside = relative(root, file);
+  const index = layers.findIndex((layer) => layer.some((entry) => (entry.endsWith('/') ? inside.startsWith(entry) : inside === entry)));
+  assert.notEqual(index, -1, `${file} is in no layer of the architecture test: place it in docs/architecture.md and here`);
+  return index;
+}
+
+/** Every import of `root` that runs up its layers (same folder excepted). */
+function upwardImports(root: string, layers: readonly (readonly string[])[]): string[] {
+  const wrong: string[] = [];
+  for (const file of sources(root)) {
+    for (const { target, specifier } of importsOf(file)) {
+      if (!target || !target.startsWith(`${root}/`)) continue;
+      if (dirname(target) === dirname(file)) continue;
+      const from = layerOf(layers, root, file);
+      const to = layerOf(layers, root, target);
+      if (to > from) wrong.push(`${file} (layer ${from}) imports ${specifier} (layer ${to})`);
+    }
+  }
+  return wrong;
+}
+
+describe('Architecture: imports run one way', () => {
+  it('the core imports nothing of its hosts', () => {
+    const wrong = sources('core')
+      .flatMap(importsOf)
+      .filter(({ specifier, target }) => HOST_PACKAGES.test(specifier) || (target !== undefined && !target.startsWith('core/')))
+      .map(({ from, specifier }) => `${from} imports ${specifier}`);
+    assert.deepEqual(wrong, []);
+  });
+
+  it('imports inside the core run only down its layers', () => {
+    assert.deepEqual(upwardImports('core', CORE_LAYERS), []);
+  });
+
+  it('the server never imports the widget, and its layers run down too', () => {
+    const widget = sources('server')
+      .flatMap(importsOf)
+      .filter(({ target }) => target?.startsWith('widget/'))
+      .map(({ from, specifier }) => `${from} imports ${specifier}`);
+    assert.deepEqual(widget, []);
+    assert.deepEqual(upwardImports('server', SERVER_LAYERS), []);
+  });
+
+  it('the rules catch what they forbid', () => {
+    // A check that cannot fail proves nothing: a fake upward import must be reported.
+    const layers = [['a/'], ['b/']];
+    assert.equal(layerOf(layers, 'x', 'x/b/file.ts'), 1);
+    assert.ok(HOST_PACKAGES.test('koa') && HOST_PACKAGES.test('socket.io') && HOST_PACKAGES.test('@koa/router') && !HOST_PACKAGES.test('kysely'));
+    const parsed = importsOf('core/index.ts');
+    assert.ok(parsed.length > 20 && parsed.every((i) => i.target?.startsWith('core/')), 'index.ts re-exports are read');
+  });
+});
