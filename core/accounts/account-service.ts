@@ -60,7 +60,13 @@ export class AccountService {
       connectionsOverride: null,
       createdAt: clock.now(),
     };
-    await store.accounts.create(account);
+    try {
+      await store.accounts.create(account);
+    } catch (error) {
+      // Another sign-up with this e-mail won the race while the password was hashed.
+      if (await store.accounts.findByEmail(email)) throw new ValidationError('email', `an account with email ${email} already exists`);
+      throw error;
+    }
     return account;
   }
 
@@ -153,7 +159,8 @@ export class AccountService {
     const { store, clock } = this.#deps;
     const key = await store.apiKeys.findById(accountId, keyId);
     if (!key) throw new NotFoundError('API key', keyId);
-    if (key.revokedAt === null) await store.apiKeys.revoke(key.id, clock.now());
+    if (key.revokedAt !== null) return key;
+    await store.apiKeys.revoke(key.id, clock.now());
     const revoked = (await store.apiKeys.findById(accountId, keyId))!;
     for (const listener of this.#revocationListeners) listener(revoked);
     return revoked;

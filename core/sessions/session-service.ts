@@ -64,7 +64,8 @@ export class SessionService {
     if (input.conversationId !== undefined && (input.avatarId !== undefined || input.ttsProvider !== undefined)) {
       throw new ValidationError('conversation_id', 'Give conversation_id (an existing conversation) or avatar_id (a new one), not both');
     }
-    const conversationId = input.conversationId
+    if (input.conversationId === '') throw new ValidationError('conversation_id', 'conversation_id must not be empty');
+    const conversationId = input.conversationId !== undefined
       ? (await this.#conversations.get(owner, input.conversationId)).id
       : (
           await this.#conversations.create(owner, {
