@@ -4,8 +4,9 @@ import { FallbackChatModel } from './fallback-chat-model.js';
 import type { FallbackEvent } from './fallback-chat-model.js';
 
 /**
- * The AI providers known to one service instance, by id. Adding a vendor is one `register` call;
- * nothing else changes.
+ * The AI providers known to one service instance, by id: those given to `createAvatarService`
+ * (`aiProviders`), with the default and the fallback chain checked against them at construction.
+ * Adding a vendor: docs/extending.md.
  */
 export class ProviderRegistry {
   readonly #providers = new Map<string, AIProvider>();
