@@ -10,6 +10,9 @@ export interface IdGenerator {
   next(prefix: IdPrefix): string;
 }
 
+/** Prefixes whose ids grant access by themselves: never derived from another id. */
+const CAPABILITIES: ReadonlySet<IdPrefix> = new Set(['aud', 'sess']);
+
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -31,24 +34,28 @@ export function createIdGenerator(clock: Clock = systemClock, options: IdGenerat
   // costs a system call, which showed up as a fifth of a minimal request's time.
   const pool = Buffer.allocUnsafe(4096);
   let offset = pool.length;
-  // Monotonic within a millisecond (as ULIDs allow): a second id of the same millisecond is the
-  // previous one's random part plus one, so ids made in order also sort in order.
-  let lastTime = -1;
-  const random = new Uint8Array(16);
+  // Monotonic within a millisecond (as ULIDs allow), per prefix: a second key id of the same
+  // millisecond is the previous one's random part plus one, so records made in order list in
+  // order. Ids that are capabilities (audio names, sessions) stay wholly random: a neighbour's id
+  // must never tell you theirs.
+  const last = new Map<IdPrefix, { time: number; random: Uint8Array }>();
   return {
     next(prefix) {
       if (uuidFor.has(prefix)) return uuidV7(clock.now());
       const now = clock.now();
-      if (now === lastTime) increment(random);
+      let state = last.get(prefix);
+      if (state && state.time === now && !CAPABILITIES.has(prefix)) increment(state.random);
       else {
-        lastTime = now;
+        if (!state) last.set(prefix, (state = { time: now, random: new Uint8Array(16) }));
+        state.time = now;
         if (offset + 16 > pool.length) {
           randomFillSync(pool);
           offset = 0;
         }
         // 256 is a multiple of 32, so the low 5 bits of a uniform byte are uniform.
-        for (let i = 0; i < 16; i++) random[i] = pool[offset++]! & 31;
+        for (let i = 0; i < 16; i++) state.random[i] = pool[offset++]! & 31;
       }
+      const random = state.random;
       let time = now;
       let id = '';
       for (let i = 0; i < 10; i++) {

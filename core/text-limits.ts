@@ -10,7 +10,7 @@ export const Limits = {
   historyMessages: 40,
   /**
    * Characters of one assistant reply: a model (or a hostile OpenAI-compatible server) that never
-   * stops is cut off here, and the reply is kept as `interrupted`.
+   * stops is cut off here like at a token limit (finish reason `length`); the reply is kept.
    */
   replyMaxChars: 20_000,
 } as const;

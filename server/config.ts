@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { RESERVED_PROVIDER_IDS } from '../core/index.js';
 import type { ApiStyle } from './shared/serializer.js';
 import { vendorVariables } from './vendors.js';
 
@@ -161,7 +162,7 @@ function customProviders(env: Env): readonly CustomAiProviderConfig[] {
       const match = /^\s*([a-z][a-z0-9_-]*)=(\S+)\s*$/.exec(entry);
       if (!match) throw new ConfigError('CUSTOM_AI_PROVIDERS', `each entry must be name=baseUrl (e.g. groq=https://api.groq.com/openai/v1), got '${entry}'`);
       const [, id, baseUrl] = match as unknown as [string, string, string];
-      if (['local', 'openai', 'anthropic', 'google', 'ollama'].includes(id)) {
+      if (RESERVED_PROVIDER_IDS.includes(id)) {
         throw new ConfigError('CUSTOM_AI_PROVIDERS', `'${id}' is a built-in provider; pick another name`);
       }
       try {

@@ -54,6 +54,9 @@ export interface WireConversation {
   id: string;
   avatar_id: string;
   status: 'active' | 'ended';
+  /** ISO 8601. */
+  created_at: string;
+  persona_id: string | null;
   config: { ai_provider: string; ai_model: string; tts_provider: string; voice_id: string };
 }
 

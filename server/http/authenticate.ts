@@ -25,8 +25,8 @@ export function bearerToken(ctx: Context): string | undefined {
 export type AuthRequirement = 'none' | 'public' | 'api_key' | 'account' | 'conversation';
 
 /** The credential of a request, kept by streams that outlive it so it can be checked again. */
-export function credentialOf(ctx: Context, conversationId: string): Credential {
-  return { token: bearerToken(ctx) ?? '', origin: ctx.get('origin') || undefined, conversationId };
+export function credentialOf(ctx: Context, conversationId?: string): Credential {
+  return { token: bearerToken(ctx) ?? '', origin: ctx.get('origin') || undefined, ...(conversationId !== undefined && { conversationId }) };
 }
 
 /** Establishes the caller of a route according to its requirement; throws 401 when it is not met. */

@@ -4,7 +4,7 @@ import { countRequest, refuseOverLimit, resetSeconds } from '../shared/rate-deci
 
 /** REST: counts the request, sets the `X-RateLimit-*` headers, and throws 429 over the limit. */
 export async function applyRateLimit(ctx: Context, service: AvatarService, principal: Principal | undefined): Promise<void> {
-  const decision = await countRequest(service, principal, ctx.ip);
+  const decision = await countRequest(service, principal ?? { address: ctx.ip });
   ctx.set({
     'X-RateLimit-Limit': String(decision.limit),
     'X-RateLimit-Remaining': String(Math.max(0, decision.remaining)),

@@ -8,13 +8,13 @@ export interface RealtimeClient {
   /** Set for session tokens: the only conversation this client may join. */
   onlyConversation: string | undefined;
   connection: OpenConnection;
+  /** Aborts when the credential is revoked or expires: replies this client started stop with it. */
+  signal: AbortSignal;
 }
 
 export interface RealtimeHandshake {
   token: unknown;
   origin: string | undefined;
-  /** Client address, the subject of rate limits for nothing but handshakes without credentials. */
-  address: string;
   /** The conversation of a WebSocket's path; socket.io clients join one later. */
   conversationId?: string;
 }
@@ -22,25 +22,31 @@ export interface RealtimeHandshake {
 /**
  * Admits a realtime handshake through the connection gate: an API key or a session token, counted
  * as one request, holding one connection slot (429 when all are in use), its credential watched
- * (`end` is called when it is revoked or expires). The caller releases the connection when it
- * closes, however it closes.
+ * (`end` is called, and the client's `signal` aborts, when it is revoked or expires). The caller
+ * releases the connection when it closes, however it closes. A client that merely disconnects
+ * does not stop its reply: the reply goes on to the conversation's other listeners and history.
  */
 export async function admitRealtimeClient(
   gate: ConnectionGate,
   handshake: RealtimeHandshake,
   end: (error: ServiceError) => void,
 ): Promise<RealtimeClient> {
-  const { token, origin, address, conversationId } = handshake;
+  const { token, origin, conversationId } = handshake;
   if (typeof token !== 'string' || token === '') {
     throw new UnauthorizedError('Realtime connections need a token: an API key or a session token (sess_…)');
   }
   const credential = { token, origin, ...(conversationId !== undefined && { conversationId }) };
-  const principal = await gate.authenticate(credential, address);
-  const connection = await gate.open(principal, credential, end);
+  const principal = await gate.authenticate(credential);
+  const stop = new AbortController();
+  const connection = await gate.open(principal, credential, (error) => {
+    stop.abort(error);
+    end(error);
+  });
   return {
     owner: principal.owner,
     onlyConversation: principal.type === 'session' ? principal.conversationId : undefined,
     connection,
+    signal: stop.signal,
   };
 }
 

@@ -48,7 +48,7 @@ export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarSe
   io.use((socket, next) => {
     const auth = socket.handshake.auth as { token?: unknown };
     const header = parseBearer(socket.handshake.headers.authorization ?? '');
-    const handshake = { token: auth.token ?? header, origin: socket.handshake.headers.origin, address: socket.handshake.address };
+    const handshake = { token: auth.token ?? header, origin: socket.handshake.headers.origin };
     admitRealtimeClient(gate, handshake, (error) => {
       // The credential was revoked or expired: say why, then hang up.
       socket.emit('error', errorPayload(error));
@@ -70,7 +70,7 @@ export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarSe
 
   io.on('connection', (socket: RealtimeSocket) => {
     const { client } = socket.data;
-    const admit = () => client.connection.admitMessage(socket.handshake.address);
+    const admit = () => client.connection.admitMessage();
 
     on(socket, 'join', async (data) => {
       await admit();
@@ -88,7 +88,7 @@ export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarSe
       const conversationId = joined(socket);
       const { content } = realtimeMessage.parse(data, '');
       // A new message while the avatar talks interrupts it (barge-in).
-      const started = await service.conversations.startReply(client.owner, conversationId, content, { whenBusy: 'interrupt' });
+      const started = await service.conversations.startReply(client.owner, conversationId, content, { whenBusy: 'interrupt', signal: client.signal });
       ack({ user_message_id: started.userMessage.id });
       for await (const _ of started.events); // relayed to the room by the conversation listener
       return undefined;

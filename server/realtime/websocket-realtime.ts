@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { AvatarService, ServerFrame } from '../../core/index.js';
-import { ServiceError, ValidationError, isServiceError } from '../../core/index.js';
+import { ServiceError, UnauthorizedError, ValidationError, isServiceError } from '../../core/index.js';
 import type { ConnectionGate } from '../shared/connection-gate.js';
 import { realtimeMessage } from '../shared/message-schema.js';
 import type { Serializer } from '../shared/serializer.js';
@@ -82,7 +82,7 @@ export class WebSocketRealtime {
     try {
       client = await admitRealtimeClient(
         this.#gate,
-        { token: header ?? url.searchParams.get('token'), origin: req.headers.origin, address: req.socket.remoteAddress ?? '', conversationId },
+        { token: header ?? queryToken(url), origin: req.headers.origin, conversationId },
         (error) => endWith(ws, error),
       );
       // The slot is the TCP connection's: released when it closes, whichever way (a refused or
@@ -109,19 +109,19 @@ export class WebSocketRealtime {
         if (sockets.size === 0) this.#byConversation.delete(conversationId);
       });
       opened.on('error', () => opened.terminate());
-      opened.on('message', (raw) => void this.#onFrame(opened, admitted, conversationId, raw.toString(), req.socket.remoteAddress ?? ''));
+      opened.on('message', (raw) => void this.#onFrame(opened, admitted, conversationId, raw.toString()));
     });
   }
 
-  async #onFrame(ws: WebSocket, client: RealtimeClient, conversationId: string, text: string, address: string): Promise<void> {
+  async #onFrame(ws: WebSocket, client: RealtimeClient, conversationId: string, text: string): Promise<void> {
     try {
-      await client.connection.admitMessage(address);
+      await client.connection.admitMessage();
       const frame = parseFrame(text);
       if (frame.type === 'interrupt') {
         await this.#service.conversations.interrupt(client.owner, conversationId);
       } else {
         const { content } = realtimeMessage.parse(frame.data, 'data');
-        const started = await this.#service.conversations.startReply(client.owner, conversationId, content, { whenBusy: 'interrupt' });
+        const started = await this.#service.conversations.startReply(client.owner, conversationId, content, { whenBusy: 'interrupt', signal: client.signal });
         for await (const _ of started.events); // relayed by the conversation listener
       }
     } catch (error) {
@@ -155,6 +155,18 @@ export class WebSocketRealtime {
       }
     }
   }
+}
+
+/**
+ * The `token` query parameter, for browsers (which cannot set headers on a WebSocket): session
+ * tokens only. An API key in a URL ends up in logs and histories, so it is refused there.
+ */
+function queryToken(url: URL): string | null {
+  const token = url.searchParams.get('token');
+  if (token?.startsWith('svc_')) {
+    throw new UnauthorizedError('API keys go in the Authorization header; the token query parameter takes session tokens (sess_…)');
+  }
+  return token;
 }
 
 /** A revoked or expired credential: an `error` frame saying why, then a close with code 4401. */

@@ -6,6 +6,9 @@ import type { Route } from '../http/route.js';
 import { ownerOf } from '../http/owner.js';
 import { requestSignal } from '../http/request-signal.js';
 import { SseWriter } from '../http/sse-writer.js';
+import { credentialOf } from '../http/authenticate.js';
+import type { ConnectionPrincipal } from '../shared/connection-gate.js';
+import { errorPayload } from '../shared/reply-wire.js';
 import { aiProviderListSchema, chatCompletionSchema, modelListSchema } from '../http/resource-schemas.js';
 
 const presentModels = (provider: AIProvider) =>
@@ -82,15 +85,16 @@ export function aiRoutes(service: AvatarService): Route[] {
       body: chatBody,
       response: chatCompletionSchema.json,
       produces: ['text/event-stream'],
-      async handle({ body, principal, ctx, service }) {
+      async handle({ body, principal, ctx, service, connections }) {
         const owner = ownerOf(principal);
+        const stop = new AbortController();
         const input = {
           ...(body.provider !== undefined && { provider: body.provider }),
           ...(body.model !== undefined && { model: body.model }),
           messages: body.messages,
           ...(body.temperature !== undefined && { temperature: body.temperature }),
           ...(body.max_tokens !== undefined && { maxTokens: body.max_tokens }),
-          signal: requestSignal(ctx),
+          signal: AbortSignal.any([requestSignal(ctx), stop.signal]),
         };
         if (!body.stream) {
           const completion = await service.chat.complete(owner, input);
@@ -103,23 +107,30 @@ export function aiRoutes(service: AvatarService): Route[] {
             usage: usageOf({ type: 'finish', finishReason: completion.finishReason, usage: completion.usage }),
           };
         }
-        const lease = await service.limits.openConnection(owner.accountId);
+        // A stream is a connection of the account, through the one gate: a revoked key ends it.
+        let sse: SseWriter | undefined;
+        const connection = await connections.open(principal as ConnectionPrincipal, credentialOf(ctx), (error) => {
+          stop.abort(error);
+          sse?.send('error', errorPayload(error));
+          sse?.close();
+        });
         let stream;
         try {
           stream = service.chat.stream(owner, input);
         } catch (error) {
-          lease.release();
+          connection.release();
           throw error;
         }
-        const sse = new SseWriter(ctx);
-        ctx.res.once('close', () => lease.release());
+        sse = new SseWriter(ctx);
+        const writer = sse;
+        ctx.res.once('close', () => connection.release());
         void (async () => {
           try {
             for await (const part of stream.parts) {
-              if (part.type === 'text-delta') sse.send('message', { delta: part.delta });
-              else if (part.type === 'error') sse.send('error', { error: { code: part.error.code, message: part.error.message } });
+              if (part.type === 'text-delta') writer.send('message', { delta: part.delta });
+              else if (part.type === 'error') writer.send('error', errorPayload(part.error));
               else {
-                sse.send('done', {
+                writer.send('done', {
                   id: stream.id,
                   provider: part.provider ?? stream.provider,
                   model: part.model ?? stream.model,
@@ -129,9 +140,9 @@ export function aiRoutes(service: AvatarService): Route[] {
               }
             }
           } catch {
-            sse.send('error', { error: { code: 'internal_error', message: 'The stream failed' } });
+            writer.send('error', { error: { code: 'internal_error', message: 'The stream failed' } });
           } finally {
-            sse.close();
+            writer.close();
           }
         })();
         return undefined;

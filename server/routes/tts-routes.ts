@@ -8,9 +8,8 @@ import { ownerOf } from '../http/owner.js';
 import { requestSignal } from '../http/request-signal.js';
 import { ttsSynthesisSchema, voiceListSchema } from '../http/resource-schemas.js';
 import type { UrlBuilder } from '../shared/urls.js';
+import { speechVendors } from '../vendors.js';
 
-/** The vendors that get a route of their own (`POST /v1/tts/<vendor>`). */
-export const TTS_VENDOR_ROUTES = ['google', 'elevenlabs', 'openai'] as const;
 
 const text = s.string({ min: 1, max: TTS_TEXT_MAX_CHARS, description: 'What to say', example: 'Hello! Nice to meet you.' });
 const voiceId = s.string({ min: 1, max: 64, description: 'An avatar voice such as en-US-Neural2-F, or an engine voice id', example: 'en-US-Neural2-F' });
@@ -114,7 +113,8 @@ export function ttsRoutes(service: AvatarService, urls: UrlBuilder): Route[] {
         return answer(ctx, result, service, urls);
       },
     }),
-    ...TTS_VENDOR_ROUTES.map((vendor) =>
+    // Each speech vendor of server/vendors.ts gets a route of its own (`POST /v1/tts/<vendor>`).
+    ...speechVendors.map(({ id: vendor }) =>
       defineRoute({
         method: 'post',
         path: `/tts/${vendor}`,

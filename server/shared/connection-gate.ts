@@ -14,7 +14,7 @@ export interface OpenConnection {
    * Before each client message: the credential must still hold (a revoked key or an expired
    * session ends the connection) and the message counts as one request of the account.
    */
-  admitMessage(address: string): Promise<void>;
+  admitMessage(): Promise<void>;
   /** Releases the connection slot and stops watching; idempotent, so every exit path calls it. */
   release(): void;
 }
@@ -55,9 +55,9 @@ export class ConnectionGate {
   }
 
   /** A handshake: the credential must be an API key or a session token in scope, and counts as one request. */
-  async authenticate(credential: Credential, address: string): Promise<ConnectionPrincipal> {
+  async authenticate(credential: Credential): Promise<ConnectionPrincipal> {
     const principal = await this.#authenticate(credential);
-    refuseOverLimit(await countRequest(this.#service, principal, address));
+    refuseOverLimit(await countRequest(this.#service, principal));
     return principal;
   }
 
@@ -93,9 +93,9 @@ export class ConnectionGate {
     }
     return {
       principal,
-      admitMessage: async (address) => {
+      admitMessage: async () => {
         await this.#check(watched, true);
-        refuseOverLimit(await countRequest(this.#service, principal, address));
+        refuseOverLimit(await countRequest(this.#service, principal));
       },
       release: () => watched.release(),
     };

@@ -6,10 +6,8 @@ import { ServiceError } from '../../core/index.js';
  * handshakes and every message they carry: one request of the caller's account (across its keys
  * and sessions) or, anonymous, of its client address.
  */
-export function countRequest(service: AvatarService, principal: Principal | undefined, address: string): Promise<RateDecision> {
-  return service.limits.request(
-    principal ? { accountId: principal.type === 'account' ? principal.accountId : principal.owner.accountId } : { address },
-  );
+export function countRequest(service: AvatarService, caller: Principal | { address: string }): Promise<RateDecision> {
+  return service.limits.request('type' in caller ? { accountId: caller.type === 'account' ? caller.accountId : caller.owner.accountId } : caller);
 }
 
 /** Seconds until the decision's window resets (at least 1), for `Retry-After`. */

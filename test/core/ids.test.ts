@@ -16,6 +16,14 @@ describe('createIdGenerator', () => {
     for (const id of made) assert.match(id, /^msg_[0-9a-hjkmnp-tv-z]{26}$/);
   });
 
+  it('keeps capability ids (audio names) wholly random, whatever was made in the same millisecond', () => {
+    const ids = createIdGenerator(new ManualClock());
+    const audio = [ids.next('aud'), ids.next('req'), ids.next('aud'), ids.next('aud')];
+    const randomParts = audio.filter((id) => id.startsWith('aud_')).map((id) => id.slice(14));
+    // Consecutive would differ only in their last characters; random ones differ early too.
+    for (let i = 1; i < randomParts.length; i++) assert.notEqual(randomParts[i]!.slice(0, 10), randomParts[i - 1]!.slice(0, 10));
+  });
+
   it('starts each millisecond from fresh randomness', () => {
     const clock = new ManualClock();
     const ids = createIdGenerator(clock);

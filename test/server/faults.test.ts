@@ -165,7 +165,7 @@ async function startFaultServer(env: Record<string, string>): Promise<FaultServe
   const v = config.vendors;
   const aiProviders: AIProvider[] = providers.aiProviders.map((p) => {
     if (p.id === 'openai' && p.configured) return createOpenAIProvider({ apiKey: v.OPENAI_API_KEY!, baseUrl: v.OPENAI_BASE_URL!, http: FAST_HTTP });
-    if (p.id === 'anthropic' && p.configured) return createAnthropicProvider({ apiKey: v.anthropicApiKey!, baseUrl: v.anthropicBaseUrl!, http: FAST_HTTP });
+    if (p.id === 'anthropic' && p.configured) return createAnthropicProvider({ apiKey: v.ANTHROPIC_API_KEY!, baseUrl: v.ANTHROPIC_BASE_URL!, http: FAST_HTTP });
     return p;
   });
   const speechProviders: SpeechProvider[] = providers.speechProviders.map((p) =>

@@ -67,8 +67,11 @@ describe('Realtime security: slots, rate limits, revocation, expiry', () => {
     closed: Promise<number>;
   }
 
+  /** Session tokens travel in the query (as browsers send them), API keys in the header. */
   async function openWs(conversationId: string, token: string): Promise<OpenWs> {
-    const ws = new WebSocket(wsUrl(conversationId, token));
+    const ws = token.startsWith('sess_')
+      ? new WebSocket(wsUrl(conversationId, token))
+      : new WebSocket(wsUrl(conversationId), { headers: { authorization: `Bearer ${token}` } });
     ws.on('error', () => undefined);
     closers.push(() => ws.terminate());
     const frames: OpenWs['frames'] = [];
@@ -225,6 +228,31 @@ describe('Realtime security: slots, rate limits, revocation, expiry', () => {
     assert.equal(await ws.closed, 4401);
     assert.ok(Date.now() - started < 5000, 'closed at expiry, not at a later periodic check');
     assert.equal(ws.frames.at(-1)?.data.error?.code, 'unauthorized');
+  });
+
+  it('refuses an API key in the token query parameter (it would end up in logs)', async () => {
+    const id = await conversation(t.key);
+    const answer = await rawUpgrade(`/v1/conversations/${id}/ws?token=${encodeURIComponent(t.key)}`, {
+      'Sec-WebSocket-Version': '13',
+      'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    });
+    assert.match(answer, /^HTTP\/1\.1 401 /);
+    assert.match(answer, /Authorization header/);
+  });
+
+  it('revoking a key stops the reply its WebSocket started, keeping what was said', async () => {
+    const { id: keyId, key } = await freshKey();
+    const id = await conversation(key);
+    const ws = await openWs(id, key);
+    const deltas = () => ws.frames.filter((f) => f.type === 'message').length;
+    ws.ws.send(JSON.stringify({ type: 'message', data: { content: 'tell me everything' } }));
+    await until(() => deltas() > 2, 'the reply to start');
+    await t.service.accounts.revokeApiKey(t.accountId, keyId);
+    assert.equal(await ws.closed, 4401);
+    await until(() => !t.service.conversations.isReplying(id), 'the reply to stop');
+    const stored = (await (await t.request(`/v1/conversations/${id}`)).json()) as { messages: { role: string; status?: string }[] };
+    assert.equal(stored.messages.at(-1)?.role, 'assistant');
+    assert.equal(stored.messages.at(-1)?.status, 'interrupted');
   });
 
   it('rejects realtime content that is not a string with a clear message', async () => {

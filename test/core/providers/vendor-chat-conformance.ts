@@ -13,7 +13,7 @@ import { splitBytes, startReplayServer } from '../../support/replay-server.js';
 
 /**
  * The conformance suite every vendor adapter runs against its replay server: the resilience
- * behaviour of core/http (retries before the first delta, Retry-After, timeouts, abort, no key in
+ * behaviour of core/vendor-http and providers/retrying-chat-stream (retries before the first delta, Retry-After, timeouts, abort, no key in
  * messages) seen through that vendor's real wire format. Vendor-specific checks (request shape,
  * in-stream error events) live in each vendor's own test file.
  */
