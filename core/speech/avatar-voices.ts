@@ -88,3 +88,21 @@ function voiceOf(locale: string, letter: string): AvatarVoice | undefined {
   const rank = Object.keys(entry.letters).sort().filter((l) => entry.letters[l] === gender).indexOf(letter);
   return { id: `${locale}-Neural2-${letter}`, locale, localeName: entry.name, letter, gender, rank };
 }
+
+/**
+ * Remembers an engine's resolution of voice ids (at most 256 at a time), so the sentences of a
+ * reply — and later conversations with the same voice — resolve a voice once. Failures are not
+ * remembered: they throw every time.
+ */
+export function rememberVoices<T>(resolve: (voiceId: string) => T): (voiceId: string) => T {
+  const known = new Map<string, T>();
+  return (voiceId) => {
+    let voice = known.get(voiceId);
+    if (voice === undefined) {
+      voice = resolve(voiceId);
+      if (known.size >= 256) known.clear();
+      known.set(voiceId, voice);
+    }
+    return voice;
+  };
+}

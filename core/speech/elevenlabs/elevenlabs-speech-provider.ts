@@ -9,6 +9,7 @@ import { visemesFromAlignment, type CharacterAlignment } from './alignment-visem
 import { parseElevenLabsSpeechError } from './elevenlabs-speech-error.js';
 import { elevenLabsVoices, resolveElevenLabsVoice } from './elevenlabs-voices.js';
 import { missingKeyMessage } from '../../vendor-http/vendor-errors.js';
+import { rememberVoices } from '../avatar-voices.js';
 
 export interface ElevenLabsSpeechSettings {
   /** What errors tell an operator to do when the key is missing, e.g. `set OPENAI_API_KEY` (the host knows; the core does not). */
@@ -77,6 +78,7 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
   const voices: readonly Voice[] = Object.freeze(elevenLabsVoices());
   const id = 'elevenlabs';
 
+  const voiceOf = rememberVoices(resolveElevenLabsVoice);
   return {
     id,
     name: 'ElevenLabs',
@@ -90,7 +92,7 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
     },
 
     engineVoiceFor(voiceId) {
-      return resolveElevenLabsVoice(voiceId).engineVoice;
+      return voiceOf(voiceId).engineVoice;
     },
 
     async synthesize(request: SpeechRequest): Promise<SpeechResult> {
@@ -99,7 +101,7 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
       if (characters > config.maxCharacters) {
         throw new ValidationError('text', `text is ${characters} characters; ElevenLabs takes at most ${config.maxCharacters}`);
       }
-      const voice = resolveElevenLabsVoice(request.voiceId);
+      const voice = voiceOf(request.voiceId);
       if (request.signal?.aborted) throw abortError();
       if (config.apiKey === undefined) {
         throw new ServiceError(ErrorCode.unavailable, `ElevenLabs speech is not configured: ${missingKeyMessage(settings.setupHint)}`);

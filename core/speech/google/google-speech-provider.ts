@@ -8,6 +8,7 @@ import { parseGoogleSpeechError } from './google-speech-error.js';
 import { googleVoices, resolveGoogleVoice } from './google-voices.js';
 import { countCharacters } from '../../text-limits.js';
 import { missingKeyMessage } from '../../vendor-http/vendor-errors.js';
+import { rememberVoices } from '../avatar-voices.js';
 
 export interface GoogleSpeechSettings {
   /** What errors tell an operator to do when the key is missing, e.g. `set OPENAI_API_KEY` (the host knows; the core does not). */
@@ -54,6 +55,7 @@ export function createGoogleSpeechProvider(settings: GoogleSpeechSettings = {}):
   const voices: readonly Voice[] = Object.freeze(googleVoices());
   const id = 'google';
 
+  const voiceOf = rememberVoices(resolveGoogleVoice);
   return {
     id,
     name: 'Google Cloud Text-to-Speech',
@@ -67,7 +69,7 @@ export function createGoogleSpeechProvider(settings: GoogleSpeechSettings = {}):
     },
 
     engineVoiceFor(voiceId) {
-      return resolveGoogleVoice(voiceId).name;
+      return voiceOf(voiceId).name;
     },
 
     async synthesize(request: SpeechRequest): Promise<SpeechResult> {
@@ -76,7 +78,7 @@ export function createGoogleSpeechProvider(settings: GoogleSpeechSettings = {}):
       if (bytes > maxInputBytes) {
         throw new ValidationError('text', `text is ${bytes} bytes in UTF-8; Google Text-to-Speech takes at most ${maxInputBytes}`);
       }
-      const voice = resolveGoogleVoice(request.voiceId);
+      const voice = voiceOf(request.voiceId);
       if (request.signal?.aborted) throw abortError();
       if (config.apiKey === undefined) {
         throw new ServiceError(ErrorCode.unavailable, `Google speech is not configured: ${missingKeyMessage(settings.setupHint)}`);

@@ -4,6 +4,7 @@ import { type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice 
 import { localVoices, resolveLocalVoice } from './local-voices.js';
 import { abortReason, SpeechWorkerPool } from './speech-worker-pool.js';
 import { countCharacters } from '../../text-limits.js';
+import { rememberVoices } from '../avatar-voices.js';
 
 export interface LocalSpeechSettings {
   /** Worker threads synthesizing in parallel; 1 unless told. Each holds a warm espeak-ng (~80 MB). */
@@ -69,6 +70,7 @@ export function createLocalSpeechProvider(settings: LocalSpeechSettings = {}): S
     return engineUrl;
   }
 
+  const voiceOf = rememberVoices(resolveLocalVoice);
   return {
     id: 'local',
     name: 'Local (espeak-ng, offline)',
@@ -82,7 +84,7 @@ export function createLocalSpeechProvider(settings: LocalSpeechSettings = {}): S
     },
 
     engineVoiceFor(voiceId) {
-      return resolveLocalVoice(voiceId).engineVoice;
+      return voiceOf(voiceId).engineVoice;
     },
 
     async synthesize(request: SpeechRequest): Promise<SpeechResult> {
@@ -91,7 +93,7 @@ export function createLocalSpeechProvider(settings: LocalSpeechSettings = {}): S
       if (characters > config.maxCharacters) {
         throw new ValidationError('text', `text is ${characters} characters; the local speech engine takes at most ${config.maxCharacters}`);
       }
-      const voice = resolveLocalVoice(request.voiceId);
+      const voice = voiceOf(request.voiceId);
       if (request.signal?.aborted) throw abortReason(request.signal);
 
       const url = await locateEngine();

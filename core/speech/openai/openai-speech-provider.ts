@@ -8,6 +8,7 @@ import { parseOpenAISpeechError } from './openai-speech-error.js';
 import { openAIVoices, resolveOpenAIVoice } from './openai-voices.js';
 import { countCharacters } from '../../text-limits.js';
 import { missingKeyMessage } from '../../vendor-http/vendor-errors.js';
+import { rememberVoices } from '../avatar-voices.js';
 
 export interface OpenAISpeechSettings {
   /** What errors tell an operator to do when the key is missing, e.g. `set OPENAI_API_KEY` (the host knows; the core does not). */
@@ -48,6 +49,7 @@ export function createOpenAISpeechProvider(settings: OpenAISpeechSettings = {}):
   const voices: readonly Voice[] = Object.freeze(openAIVoices(config.model));
   const id = 'openai';
 
+  const voiceOf = rememberVoices((voiceId: string) => resolveOpenAIVoice(voiceId, config.model));
   return {
     id,
     name: 'OpenAI text-to-speech',
@@ -61,7 +63,7 @@ export function createOpenAISpeechProvider(settings: OpenAISpeechSettings = {}):
     },
 
     engineVoiceFor(voiceId) {
-      return resolveOpenAIVoice(voiceId, config.model);
+      return voiceOf(voiceId);
     },
 
     async synthesize(request: SpeechRequest): Promise<SpeechResult> {
@@ -70,7 +72,7 @@ export function createOpenAISpeechProvider(settings: OpenAISpeechSettings = {}):
       if (characters > maxInputCharacters) {
         throw new ValidationError('text', `text is ${characters} characters; OpenAI speech takes at most ${maxInputCharacters}`);
       }
-      const voice = resolveOpenAIVoice(request.voiceId, config.model);
+      const voice = voiceOf(request.voiceId);
       if (request.signal?.aborted) throw abortError();
       if (config.apiKey === undefined) {
         throw new ServiceError(ErrorCode.unavailable, `OpenAI speech is not configured: ${missingKeyMessage(settings.setupHint)}`);
