@@ -50,7 +50,7 @@ export { createOpenAIProvider, OPENAI_MODELS } from './providers/openai/index.js
 export { createAnthropicProvider, ANTHROPIC_MODELS } from './providers/anthropic/index.js';
 export { createGoogleProvider, GOOGLE_MODELS } from './providers/google/index.js';
 export { createOllamaProvider, OLLAMA_MODELS } from './providers/ollama/index.js';
-export { createOpenAICompatibleProvider, RESERVED_PROVIDER_IDS } from './providers/openai-compatible/index.js';
+export { createOpenAICompatibleProvider } from './providers/openai-compatible/index.js';
 export type { OpenAICompatibleProviderSettings } from './providers/openai-compatible/index.js';
 export type { VendorProviderSettings } from './providers/vendor-provider-settings.js';
 export type { VendorHttpSettings, FetchFunction } from './vendor-http/http-settings.js';

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { RESERVED_PROVIDER_IDS } from '../core/index.js';
 import type { ApiStyle } from './shared/serializer.js';
-import { vendorVariables } from './vendors.js';
+import { chatVendors, vendorVariables } from './vendors.js';
 
 /** Bad configuration: the message is one line that names the variable and what to fix. */
 export class ConfigError extends Error {
@@ -162,7 +161,7 @@ function customProviders(env: Env): readonly CustomAiProviderConfig[] {
       const match = /^\s*([a-z][a-z0-9_-]*)=(\S+)\s*$/.exec(entry);
       if (!match) throw new ConfigError('CUSTOM_AI_PROVIDERS', `each entry must be name=baseUrl (e.g. groq=https://api.groq.com/openai/v1), got '${entry}'`);
       const [, id, baseUrl] = match as unknown as [string, string, string];
-      if (RESERVED_PROVIDER_IDS.includes(id)) {
+      if (id === 'local' || chatVendors.some((row) => row.id === id)) {
         throw new ConfigError('CUSTOM_AI_PROVIDERS', `'${id}' is a built-in provider; pick another name`);
       }
       try {

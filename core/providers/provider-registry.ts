@@ -20,7 +20,11 @@ export class ProviderRegistry {
    */
   constructor(providers: readonly AIProvider[], defaultId?: string, fallback: readonly string[] = [], onFallback?: (event: FallbackEvent) => void) {
     this.#onFallback = onFallback;
-    for (const provider of providers) this.#providers.set(provider.id, provider);
+    for (const provider of providers) {
+      // A custom server named like a built-in provider would silently replace it.
+      if (this.#providers.has(provider.id)) throw new Error(`two AI providers share the id '${provider.id}'`);
+      this.#providers.set(provider.id, provider);
+    }
     for (const id of fallback) {
       if (!this.#providers.has(id)) throw new Error(`AI fallback provider '${id}' is not registered`);
     }

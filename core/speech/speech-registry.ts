@@ -27,7 +27,10 @@ export class SpeechRegistry {
     onFallback?: FallbackSpeechSettings['onFallback'],
   ) {
     this.#onFallback = onFallback;
-    for (const provider of providers) this.#providers.set(provider.id, provider);
+    for (const provider of providers) {
+      if (this.#providers.has(provider.id)) throw new Error(`two speech engines share the id '${provider.id}'`);
+      this.#providers.set(provider.id, provider);
+    }
     for (const id of fallback) {
       if (!this.#providers.has(id)) throw new Error(`speech fallback engine '${id}' is not registered`);
     }

@@ -1,3 +1,3 @@
 /** OpenAI-compatible servers (Groq, vLLM, LM Studio, Together) registered under an operator-chosen id. */
-export { createOpenAICompatibleProvider, RESERVED_PROVIDER_IDS } from './openai-compatible-provider.js';
+export { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
 export type { OpenAICompatibleProviderSettings } from './openai-compatible-provider.js';

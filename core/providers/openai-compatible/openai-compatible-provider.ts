@@ -37,14 +37,12 @@ export interface OpenAICompatibleProviderSettings {
   http?: VendorHttpSettings;
 }
 
-/** Ids of the built-in providers; a custom server cannot take one over. */
-export const RESERVED_PROVIDER_IDS: readonly string[] = Object.freeze(['local', 'openai', 'anthropic', 'google', 'ollama']);
-
 const idPattern = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
 /**
  * Registers any server that speaks the OpenAI Chat Completions protocol (Groq, vLLM, LM Studio,
- * Together, llama.cpp) under an id of the operator's choosing. It reuses the `openai` adapter and
+ * Together, llama.cpp) under an id of the operator's choosing (not one another provider of the
+ * service has: the registry refuses two providers with one id). It reuses the `openai` adapter and
  * differs only in what such servers expect: `max_tokens` instead of `max_completion_tokens`, and
  * no key required. Servers that ignore `stream_options.include_usage` get estimated usage.
  *
@@ -57,9 +55,6 @@ export function createOpenAICompatibleProvider(settings: OpenAICompatibleProvide
   const id = settings.id?.trim();
   if (!id || !idPattern.test(id)) {
     throw new ValidationError('id', `id must be 1–40 lower-case letters, digits, '-' or '_', got '${settings.id}'`);
-  }
-  if (RESERVED_PROVIDER_IDS.includes(id)) {
-    throw new ValidationError('id', `id '${id}' is reserved for the built-in provider; choose another name`);
   }
   if (settings.baseUrl === undefined) throw new ValidationError('baseUrl', `baseUrl is required for provider '${id}'`);
   const apiKey = presentKey(settings.apiKey);

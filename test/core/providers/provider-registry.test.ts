@@ -17,6 +17,11 @@ describe('ProviderRegistry', () => {
     ['local'],
   );
 
+  it('refuses two providers with one id (a custom server cannot replace a built-in one)', () => {
+    const impostor = { ...createLocalProvider(), id: 'openai' };
+    assert.throws(() => new ProviderRegistry([createOpenAIProvider({ apiKey: 'sk-test' }), impostor]), /two AI providers share the id 'openai'/);
+  });
+
   it('defaults to the first configured vendor', () => {
     assert.equal(registry.defaultId, 'openai');
   });

@@ -98,11 +98,9 @@ describe('createOpenAICompatibleProvider', () => {
     assert.equal(s.requests[0]?.headers.authorization, `Bearer ${apiKey}`);
   });
 
-  it('rejects bad ids, built-in ids, a missing URL and a missing model', () => {
+  it('rejects bad ids, a missing URL and a missing model', () => {
     const baseUrl = 'http://127.0.0.1:8000/v1';
     assert.throws(() => createOpenAICompatibleProvider({ id: 'My Server', baseUrl, models: ['m'] }), ValidationError);
-    assert.throws(() => createOpenAICompatibleProvider({ id: 'openai', baseUrl, models: ['m'] }), /reserved/);
-    assert.throws(() => createOpenAICompatibleProvider({ id: 'local', baseUrl, models: ['m'] }), /reserved/);
     assert.throws(() => createOpenAICompatibleProvider({ id: 'x', baseUrl: 'not a url', models: ['m'] }), ValidationError);
     assert.throws(() => createOpenAICompatibleProvider({ id: 'x', baseUrl }), /defaultModel/);
   });
