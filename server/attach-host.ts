@@ -2,10 +2,10 @@ import type { Server as HttpServer } from 'node:http';
 import type Koa from 'koa';
 import { createApp } from './app.js';
 import type { AppOptions } from './app.js';
-import { ConnectionGate } from './shared/connection-gate.js';
+import { ConnectionGate } from './edge/connection-gate.js';
 import { guardConnections } from './http/connection-guard.js';
-import { createSerializer } from './shared/serializer.js';
-import { createUrlBuilder } from './shared/urls.js';
+import { createSerializer } from './edge/serializer.js';
+import { createUrlBuilder } from './edge/urls.js';
 import { attachRealtime } from './realtime/realtime.js';
 import type { Realtime } from './realtime/realtime.js';
 

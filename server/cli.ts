@@ -5,7 +5,7 @@ import { ServiceError, Tiers, isoTime } from '../core/index.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createServiceFromConfig } from './create-service.js';
 import { DEMO_EMAIL } from './dev-bootstrap.js';
-import { presentApiKey } from './shared/present.js';
+import { presentApiKey } from './edge/present.js';
 import { packagePaths } from './package-paths.js';
 import { startServer } from './start-server.js';
 import { startupNotes } from './startup-notes.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ApiStyle } from './shared/serializer.js';
+import type { ApiStyle } from './edge/serializer.js';
 import { chatVendors, vendorVariables } from './vendors.js';
 
 /** Bad configuration: the message is one line that names the variable and what to fix. */

@@ -9,4 +9,4 @@ export type { RunningServer } from './start-server.js';
 export { attachHost } from './attach-host.js';
 export type { Host } from './attach-host.js';
 export type { Realtime } from './realtime/realtime.js';
-export { ConnectionGate } from './shared/connection-gate.js';
+export { ConnectionGate } from './edge/connection-gate.js';

@@ -1,5 +1,5 @@
 import type { Route } from './http/route.js';
-import type { Serializer } from './shared/serializer.js';
+import type { Serializer } from './edge/serializer.js';
 
 const security: Record<string, unknown> = {
   none: [],

@@ -7,7 +7,7 @@ import { repoRoot } from './support/repo-root.js';
 /**
  * The import rules of docs/architecture.md, checked on the sources: the core imports nothing of
  * its hosts (server, widget, Koa, socket.io), imports inside the core run only downward through
- * its layers, and the server's transport-neutral `shared/` imports none of the transports.
+ * its layers, and the server's transport-neutral `edge/` imports none of the transports.
  */
 
 /** The core's layers, bottom first; a module may import its own layer or one below. */
@@ -25,7 +25,7 @@ const CORE_LAYERS: readonly (readonly string[])[] = [
 
 /** The server's layers, bottom first. */
 const SERVER_LAYERS: readonly (readonly string[])[] = [
-  ['shared/', 'schema/', 'package-paths.ts', 'vendors.ts'],
+  ['edge/', 'schema/', 'package-paths.ts', 'vendors.ts'],
   ['config.ts', 'startup-notes.ts'],
   ['http/', 'realtime/'],
   ['routes/', 'dev-bootstrap.ts', 'create-service.ts', 'openapi.ts'],

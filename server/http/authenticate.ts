@@ -2,8 +2,8 @@ import type { Context } from 'koa';
 import type { AvatarService, Principal } from '../../core/index.js';
 import { UnauthorizedError } from '../../core/index.js';
 import type { ServerConfig } from '../config.js';
-import { authenticateCredential, parseBearer } from '../shared/credentials.js';
-import type { Credential } from '../shared/credentials.js';
+import { authenticateCredential, parseBearer } from '../edge/credentials.js';
+import type { Credential } from '../edge/credentials.js';
 
 /** The credential of `Authorization: Bearer <credential>`, if any; 401 for another shape. */
 export function bearerToken(ctx: Context): string | undefined {

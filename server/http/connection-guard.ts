@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
 import type { IdGenerator } from '../../core/index.js';
-import type { Serializer } from '../shared/serializer.js';
+import type { Serializer } from '../edge/serializer.js';
 
 export interface ConnectionGuardOptions {
   /** Open connections one client address may hold; 0: no cap. */

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { asStorageError, isServiceError } from '../../core/index.js';
 import type { IdGenerator } from '../../core/index.js';
-import type { Serializer } from '../shared/serializer.js';
+import type { Serializer } from '../edge/serializer.js';
 
 export interface ErrorHandlerOptions {
   serializer: Serializer;

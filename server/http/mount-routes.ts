@@ -4,11 +4,11 @@ import { koaBody } from 'koa-body';
 import type { AvatarService, Principal } from '../../core/index.js';
 import { ServiceError, ValidationError } from '../../core/index.js';
 import type { ServerConfig } from '../config.js';
-import type { ConnectionGate } from '../shared/connection-gate.js';
+import type { ConnectionGate } from '../edge/connection-gate.js';
 import { authenticate } from './authenticate.js';
 import { applyRateLimit } from './rate-limit.js';
 import type { Route } from './route.js';
-import type { Serializer } from '../shared/serializer.js';
+import type { Serializer } from '../edge/serializer.js';
 
 export interface MountOptions {
   service: AvatarService;

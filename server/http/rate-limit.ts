@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { AvatarService, Principal } from '../../core/index.js';
-import { countRequest, refuseOverLimit, resetSeconds } from '../shared/rate-decision.js';
+import { countRequest, refuseOverLimit, resetSeconds } from '../edge/rate-decision.js';
 
 /** REST: counts the request, sets the `X-RateLimit-*` headers, and throws 429 over the limit. */
 export async function applyRateLimit(ctx: Context, service: AvatarService, principal: Principal | undefined): Promise<void> {

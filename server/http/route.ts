@@ -3,7 +3,7 @@ import type { AvatarService, Principal } from '../../core/index.js';
 import type { JsonSchema, Schema } from '../schema/schema.js';
 import type { ServerConfig } from '../config.js';
 import type { AuthRequirement } from './authenticate.js';
-import type { ConnectionGate } from '../shared/connection-gate.js';
+import type { ConnectionGate } from '../edge/connection-gate.js';
 
 
 export interface RouteInput<P, Q, B> {

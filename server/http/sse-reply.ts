@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import type { ReplyEvent, WireError } from '../../core/index.js';
-import { toWire } from '../shared/reply-wire.js';
+import { toWire } from '../edge/reply-wire.js';
 import { SseWriter } from './sse-writer.js';
-import type { UrlBuilder } from '../shared/urls.js';
+import type { UrlBuilder } from '../edge/urls.js';
 
 /** A reply streaming as SSE. */
 export interface SseReply {

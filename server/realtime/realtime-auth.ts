@@ -1,6 +1,6 @@
 import type { Owner, ServiceError } from '../../core/index.js';
 import { UnauthorizedError } from '../../core/index.js';
-import type { ConnectionGate, OpenConnection } from '../shared/connection-gate.js';
+import type { ConnectionGate, OpenConnection } from '../edge/connection-gate.js';
 
 /** A realtime client that passed the handshake: who it is and the connection it holds. */
 export interface RealtimeClient {

@@ -1,9 +1,9 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AvatarService, ServerFrame } from '../../core/index.js';
-import type { ConnectionGate } from '../shared/connection-gate.js';
-import type { Serializer } from '../shared/serializer.js';
-import type { UrlBuilder } from '../shared/urls.js';
-import { toWire } from '../shared/reply-wire.js';
+import type { ConnectionGate } from '../edge/connection-gate.js';
+import type { Serializer } from '../edge/serializer.js';
+import type { UrlBuilder } from '../edge/urls.js';
+import { toWire } from '../edge/reply-wire.js';
 import { createSocketIoRealtime, emitToConversation } from './socket-io-realtime.js';
 import type { RealtimeServer } from './socket-io-realtime.js';
 import { WebSocketRealtime } from './websocket-realtime.js';

@@ -9,13 +9,13 @@ import type {
   WireError,
 } from '../../core/index.js';
 import { ServiceError } from '../../core/index.js';
-import type { ConnectionGate } from '../shared/connection-gate.js';
-import { realtimeJoin, realtimeMessage } from '../shared/message-schema.js';
-import { presentConversationCreated } from '../shared/present.js';
-import { errorPayload } from '../shared/reply-wire.js';
+import type { ConnectionGate } from '../edge/connection-gate.js';
+import { realtimeJoin, realtimeMessage } from '../edge/message-schema.js';
+import { presentConversationCreated } from '../edge/present.js';
+import { errorPayload } from '../edge/reply-wire.js';
 import { admitRealtimeClient, checkScope } from './realtime-auth.js';
 import type { RealtimeClient } from './realtime-auth.js';
-import { parseBearer } from '../shared/credentials.js';
+import { parseBearer } from '../edge/credentials.js';
 
 interface SocketData {
   client: RealtimeClient;

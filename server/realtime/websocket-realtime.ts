@@ -4,13 +4,13 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { AvatarService, ServerFrame } from '../../core/index.js';
 import { ServiceError, UnauthorizedError, ValidationError, isServiceError } from '../../core/index.js';
-import type { ConnectionGate } from '../shared/connection-gate.js';
-import { realtimeMessage } from '../shared/message-schema.js';
-import type { Serializer } from '../shared/serializer.js';
-import { errorPayload } from '../shared/reply-wire.js';
+import type { ConnectionGate } from '../edge/connection-gate.js';
+import { realtimeMessage } from '../edge/message-schema.js';
+import type { Serializer } from '../edge/serializer.js';
+import { errorPayload } from '../edge/reply-wire.js';
 import { admitRealtimeClient } from './realtime-auth.js';
 import type { RealtimeClient } from './realtime-auth.js';
-import { parseBearer } from '../shared/credentials.js';
+import { parseBearer } from '../edge/credentials.js';
 
 const PATH = /^\/v1\/conversations\/([A-Za-z0-9_-]{1,64})\/ws$/;
 const HEARTBEAT_MS = 30_000;

@@ -3,7 +3,7 @@ import { UnauthorizedError } from '../../core/index.js';
 import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
-import { presentApiKey } from '../shared/present.js';
+import { presentApiKey } from '../edge/present.js';
 import { apiKeyCreatedSchema, apiKeyListSchema, deletedSchema, loginSchema } from '../http/resource-schemas.js';
 
 const keyId = (description?: string) =>

@@ -7,8 +7,8 @@ import { ownerOf } from '../http/owner.js';
 import { requestSignal } from '../http/request-signal.js';
 import { SseWriter } from '../http/sse-writer.js';
 import { credentialOf } from '../http/authenticate.js';
-import type { ConnectionPrincipal } from '../shared/connection-gate.js';
-import { errorPayload } from '../shared/reply-wire.js';
+import type { ConnectionPrincipal } from '../edge/connection-gate.js';
+import { errorPayload } from '../edge/reply-wire.js';
 import { aiProviderListSchema, chatCompletionSchema, modelListSchema } from '../http/resource-schemas.js';
 
 const presentModels = (provider: AIProvider) =>

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { NotFoundError } from '../../core/index.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
-import { presentAvatar, presentAvatarDetail } from '../shared/present.js';
+import { presentAvatar, presentAvatarDetail } from '../edge/present.js';
 import { avatarParams } from './id-schemas.js';
 import { avatarDetailSchema, avatarListSchema, avatarModelSchema } from '../http/resource-schemas.js';
-import type { UrlBuilder } from '../shared/urls.js';
+import type { UrlBuilder } from '../edge/urls.js';
 
 /** Avatar presets: list, detail and the 3D model record. */
 export function avatarRoutes(assetsDir: string, urls: UrlBuilder): Route[] {

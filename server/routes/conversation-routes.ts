@@ -4,16 +4,16 @@ import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
 import { ownerOf } from '../http/owner.js';
-import { presentConversation, presentConversationCreated, presentMessage } from '../shared/present.js';
+import { presentConversation, presentConversationCreated, presentMessage } from '../edge/present.js';
 import { requestSignal } from '../http/request-signal.js';
 import { streamReplyAsSse } from '../http/sse-reply.js';
 import type { SseReply } from '../http/sse-reply.js';
 import { credentialOf } from '../http/authenticate.js';
-import type { ConnectionPrincipal } from '../shared/connection-gate.js';
-import { errorPayload } from '../shared/reply-wire.js';
+import type { ConnectionPrincipal } from '../edge/connection-gate.js';
+import { errorPayload } from '../edge/reply-wire.js';
 import { conversationParams } from './id-schemas.js';
-import { messageContent } from '../shared/message-schema.js';
-import type { UrlBuilder } from '../shared/urls.js';
+import { messageContent } from '../edge/message-schema.js';
+import type { UrlBuilder } from '../edge/urls.js';
 import { conversationCreatedSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageSchema } from '../http/resource-schemas.js';
 
 /** Conversations: create, read, end, delete, and send messages (JSON or SSE). */

@@ -2,7 +2,7 @@ import { Verticals } from '../../core/index.js';
 import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
-import { presentPersona } from '../shared/present.js';
+import { presentPersona } from '../edge/present.js';
 import { personaListSchema, personaSchema, personaVerticalSchema } from '../http/resource-schemas.js';
 
 /** Persona presets: all, by vertical, by id. */

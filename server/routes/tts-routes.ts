@@ -7,7 +7,7 @@ import type { Route } from '../http/route.js';
 import { ownerOf } from '../http/owner.js';
 import { requestSignal } from '../http/request-signal.js';
 import { ttsSynthesisSchema, voiceListSchema } from '../http/resource-schemas.js';
-import type { UrlBuilder } from '../shared/urls.js';
+import type { UrlBuilder } from '../edge/urls.js';
 import { speechVendors } from '../vendors.js';
 
 
