@@ -881,7 +881,10 @@ class Harness {
       const shape = errorShapeViolation(o.contentType ?? null, o.text ?? '', this.style, p.method === 'HEAD');
       if (shape) violations.push({ kind: `error body not in the documented shape (${shape}) on ${where}, status ${o.status}`, detail });
     }
-    if (p.expectAuth === 'refused' && o.status !== 401) violations.push({ kind: `credential ${p.spec.credential} not refused with 401 on ${where} (got ${o.status})`, detail });
+    // A 12,000-character token with other generated headers may pass Node's 16 KiB header
+    // limit: 431 is then the right refusal, before any credential is read.
+    const headersTooLarge = p.spec.credential === 'long-token' && o.status === 431;
+    if (p.expectAuth === 'refused' && o.status !== 401 && !headersTooLarge) violations.push({ kind: `credential ${p.spec.credential} not refused with 401 on ${where} (got ${o.status})`, detail });
     if (p.contract.kind === 'invalid' && o.status < 400) {
       const reason = p.contract.reason.replace(/\[\d+\]/g, '[i]');
       violations.push({ kind: `accepted (${o.status}) a request breaking the contract on ${where}: ${abbreviate(reason, 80)}`, detail: `${reason}\n${detail}` });
@@ -1290,7 +1293,9 @@ for (const style of ['flat', 'envelope'] as const) {
           }
           // Acknowledgement callbacks are always called (or the connection was closed deliberately).
           for (const s of awaited) {
-            if (!client.acks.has(s.ackId!) && !(client.closed && mayClose)) violations.push({ kind: `socket.io ${s.name} with an ack callback never acknowledged (${s.step && 'args' in s.step ? s.step.args.length : 0} argument(s))`, detail: `${abbreviate(s.packet, 200)}\n${detail()}` });
+            // A later DISCONNECT of the namespace ("41") may overtake an answer still being
+            // computed; socket.io drops acks of a disconnected socket.
+            if (!client.acks.has(s.ackId!) && !(client.closed && mayClose) && !namespaceLeft) violations.push({ kind: `socket.io ${s.name} with an ack callback never acknowledged (${s.step && 'args' in s.step ? s.step.args.length : 0} argument(s))`, detail: `${abbreviate(s.packet, 200)}\n${detail()}` });
           }
           // Acked messages and joins agree with the contract.
           for (const s of sent) {
@@ -1320,7 +1325,10 @@ for (const style of ['flat', 'envelope'] as const) {
           // The connection stays open unless we sent something socket.io closes on.
           if (client.closed && !mayClose) violations.push({ kind: `socket.io closed the connection after well-formed events (${client.closed.code})`, detail: detail() });
           const leftNamespace = sent.some((s) => /^4[01]/.test(s.packet));
-          if (client.open && !leftNamespace && !client.serverDisconnected) {
+          // A binary event announcing attachments (`451-…`) that never come leaves socket.io's
+          // decoder waiting for them; the next text packet is a protocol error it closes on.
+          const awaitingAttachment = sent.some((s) => /^4[56][1-9]\d*-/.test(s.packet));
+          if (client.open && !leftNamespace && !awaitingAttachment && !client.serverDisconnected) {
             const probe = client.nextAckId();
             client.sendRaw(`42${probe}["join",{"conversation_id":"probe-not-a-conversation"}]`);
             if (!(await until(() => client.acks.has(probe), 2000))) violations.push({ kind: 'socket.io connection unusable after the sequence (probe not acknowledged)', detail: detail() });
@@ -1336,7 +1344,7 @@ for (const style of ['flat', 'envelope'] as const) {
           const errorEvents = client.events.filter((e) => e.name === 'error').length;
           if (added > messages.length - refusedByAck) violations.push({ kind: 'socket.io stored more messages than it accepted', detail: `${added} stored, ${messages.length} sent, ${refusedByAck} refused by ack\n${detail()}` });
           if (added > acceptable) violations.push({ kind: 'socket.io stored a message the contract refuses', detail: `${added} stored, only ${acceptable} acceptable\n${detail()}` });
-          if (!client.closed || !mayClose) {
+          if ((!client.closed || !mayClose) && !namespaceLeft) {
             if (added < messages.length - refusedByAck - errorEvents) violations.push({ kind: 'socket.io message neither stored nor refused', detail: `${added} stored, ${messages.length} sent, ${refusedByAck} refused by ack, ${errorEvents} error events\n${detail()}` });
           }
           const logged = h.logged.slice(logMark);
