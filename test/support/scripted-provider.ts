@@ -1,5 +1,6 @@
 import type { AIProvider, ChatModel, ChatRequest, ChatStreamPart } from '../../core/index.js';
 import { ProviderError } from '../../core/index.js';
+import { sleep } from '../../core/util/sleep.js';
 
 export interface ScriptedProviderOptions {
   /** The reply, streamed a word per delta; a function gets the request (e.g. to echo it). */
@@ -53,19 +54,4 @@ export function scriptedProvider(options: ScriptedProviderOptions): AIProvider &
     chatModel: () => model,
     requests,
   };
-}
-
-/** Waits `ms`, or less when `signal` aborts; the listener goes with the wait (one per delta). */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,42 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { TestContext } from 'node:test';
 import type { Tier } from '../../../core/index.js';
-import {
-  FsBlobStore,
-  ManualClock,
-  createAvatarService,
-  createIdGenerator,
-  createLocalProvider,
-  createSqliteStore,
-} from '../../../core/index.js';
+import { startCoreService } from '../../support/core-service.js';
 
 const MINUTE = 60_000;
 /** On a minute boundary, so fixed one-minute windows start with the test. */
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
-const dir = await mkdtemp(join(tmpdir(), 'avatar-limits-'));
-after(() => rm(dir, { recursive: true, force: true }));
-let n = 0;
 
 async function setup(t: TestContext, options: { anonymousRequestsPerMinute?: number } = {}) {
-  const clock = new ManualClock(START);
-  const i = n++;
-  const store = await createSqliteStore({ filename: join(dir, `store-${i}.db`) });
-  const service = createAvatarService({
-    store,
-    blobs: new FsBlobStore(join(dir, `blobs-${i}`)),
-    jwtSecret: 'limits-tests-secret-0123456789abcdef',
-    aiProviders: [createLocalProvider()],
-    speechProviders: [],
-    clock,
-    ids: createIdGenerator(clock),
-    ...options,
-  });
-  await service.start();
-  t.after(() => service.close());
+  const { service, clock } = await startCoreService(t, START, options);
   let accounts = 0;
   const account = async (tier: Tier = 'free') =>
     (await service.accounts.createAccount({ email: `a${accounts++}@example.com`, password: 'password-123', tier })).id;

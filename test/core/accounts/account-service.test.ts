@@ -1,40 +1,15 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { TestContext } from 'node:test';
 import type { ApiKeyRecord } from '../../../core/index.js';
-import {
-  FsBlobStore,
-  ManualClock,
-  createAvatarService,
-  createIdGenerator,
-  createLocalProvider,
-  createSqliteStore,
-} from '../../../core/index.js';
+import { ManualClock, createAvatarService, createLocalProvider } from '../../../core/index.js';
+import { startCoreService } from '../../support/core-service.js';
 
 const START = Date.UTC(2026, 2, 10, 9, 0, 0);
-const dir = await mkdtemp(join(tmpdir(), 'avatar-accounts-'));
-after(() => rm(dir, { recursive: true, force: true }));
-let n = 0;
 
 async function setup(t: TestContext) {
-  const clock = new ManualClock(START);
-  const i = n++;
-  const store = await createSqliteStore({ filename: join(dir, `store-${i}.db`) });
-  const service = createAvatarService({
-    store,
-    blobs: new FsBlobStore(join(dir, `blobs-${i}`)),
-    jwtSecret: 'account-tests-secret-0123456789abcdef',
-    aiProviders: [createLocalProvider()],
-    speechProviders: [],
-    clock,
-    ids: createIdGenerator(clock),
-  });
-  await service.start();
-  t.after(() => service.close());
+  const { service, clock } = await startCoreService(t, START);
   return { service, clock, accounts: service.accounts };
 }
 

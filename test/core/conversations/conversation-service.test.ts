@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { TestContext } from 'node:test';
 import type {
   AIProvider,
@@ -15,20 +15,12 @@ import type {
   ReplyEvent,
   SpeechProvider,
 } from '../../../core/index.js';
-import {
-  FsBlobStore,
-  ManualClock,
-  ValidationError,
-  createAvatarService,
-  createIdGenerator,
-  createSqliteStore,
-} from '../../../core/index.js';
+import { FsBlobStore, ManualClock, ValidationError, createAvatarService, createIdGenerator, createSqliteStore } from '../../../core/index.js';
+import { startCoreService } from '../../support/core-service.js';
 import { scriptedProvider } from '../../support/scripted-provider.js';
 
 const START = Date.UTC(2026, 4, 5, 10, 0, 0);
 const MINUTE = 60_000;
-const dir = await mkdtemp(join(tmpdir(), 'avatar-conversations-'));
-after(() => rm(dir, { recursive: true, force: true }));
 let n = 0;
 
 interface Deferred {
@@ -133,15 +125,10 @@ function fakeSpeech(id = 'fake', available = true): SpeechProvider & { spoken: s
 const REPLY = ['Hello ', 'there. ', 'How ', 'are ', 'you ', 'today?'];
 
 async function setup(t: TestContext) {
-  const clock = new ManualClock(START);
   const i = n++;
-  const store = await createSqliteStore({ filename: join(dir, `store-${i}.db`) });
   const held = heldProvider('held', REPLY);
   const speech = fakeSpeech();
-  const service = createAvatarService({
-    store,
-    blobs: new FsBlobStore(join(dir, `blobs-${i}`)),
-    jwtSecret: 'conversation-tests-secret-0123456789',
+  const { service, clock } = await startCoreService(t, START, {
     aiProviders: [
       held.provider,
       scriptedProvider({ id: 'scripted', reply: 'Nice to meet you. I am well.' }),
@@ -152,11 +139,8 @@ async function setup(t: TestContext) {
     defaultAiProvider: 'held',
     speechProviders: [speech, fakeSpeech('offline-engine', false)],
     defaultTtsProvider: 'browser',
-    clock,
-    ids: createIdGenerator(clock),
   });
-  await service.start();
-  t.after(() => service.close());
+  const store = service.store;
   const account = await service.accounts.createAccount({ email: `conv${i}@example.com`, password: 'password-123' });
   const owner: Owner = { accountId: account.id, mode: 'test' };
   return { service, clock, store, conversations: service.conversations, owner, held, speech };
@@ -594,7 +578,9 @@ describe('ConversationService: lifecycle', () => {
   });
 
   it('a restart recovers rows a crash left streaming before serving', async (t) => {
-    const filename = join(dir, `restart-${n++}.db`);
+    const dir = await mkdtemp(join(tmpdir(), 'avatar-restart-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const filename = join(dir, 'avatar.db');
     const clock = new ManualClock(START);
     const open = async () => {
       const service = createAvatarService({

@@ -1,42 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { TestContext } from 'node:test';
 import type { Owner } from '../../../core/index.js';
-import {
-  FsBlobStore,
-  ManualClock,
-  SESSION_TTL_DEFAULT_S,
-  SESSION_TTL_MAX_S,
-  createAvatarService,
-  createIdGenerator,
-  createLocalProvider,
-  createSqliteStore,
-} from '../../../core/index.js';
+import { SESSION_TTL_DEFAULT_S, SESSION_TTL_MAX_S } from '../../../core/index.js';
+import { startCoreService } from '../../support/core-service.js';
 
 const START = Date.UTC(2026, 3, 1, 8, 0, 0);
 const SECRET = 'session-tests-secret-0123456789abcdef';
-const dir = await mkdtemp(join(tmpdir(), 'avatar-sessions-'));
-after(() => rm(dir, { recursive: true, force: true }));
 let n = 0;
 
 async function setup(t: TestContext, jwtSecret = SECRET) {
-  const clock = new ManualClock(START);
   const i = n++;
-  const store = await createSqliteStore({ filename: join(dir, `store-${i}.db`) });
-  const service = createAvatarService({
-    store,
-    blobs: new FsBlobStore(join(dir, `blobs-${i}`)),
-    jwtSecret,
-    aiProviders: [createLocalProvider()],
-    speechProviders: [],
-    clock,
-    ids: createIdGenerator(clock),
-  });
-  await service.start();
-  t.after(() => service.close());
+  const { service, clock } = await startCoreService(t, START, { jwtSecret });
   const account = await service.accounts.createAccount({ email: `user${i}@example.com`, password: 'password-123' });
   const owner: Owner = { accountId: account.id, mode: 'test' };
   return { service, clock, sessions: service.sessions, owner };

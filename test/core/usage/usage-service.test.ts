@@ -1,41 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { TestContext } from 'node:test';
 import type { Owner } from '../../../core/index.js';
-import {
-  FsBlobStore,
-  ManualClock,
-  createAvatarService,
-  createIdGenerator,
-  createSqliteStore,
-} from '../../../core/index.js';
 import { scriptedProvider } from '../../support/scripted-provider.js';
+import { startCoreService } from '../../support/core-service.js';
 
 const DAY = 86_400_000;
 /** 23:59:59.999 UTC on 2026-03-14: the last millisecond of a day. */
 const LAST_MS = Date.UTC(2026, 2, 14, 23, 59, 59, 999);
-const dir = await mkdtemp(join(tmpdir(), 'avatar-usage-'));
-after(() => rm(dir, { recursive: true, force: true }));
 let n = 0;
 
 async function setup(t: TestContext, start = LAST_MS) {
-  const clock = new ManualClock(start);
   const i = n++;
-  const store = await createSqliteStore({ filename: join(dir, `store-${i}.db`) });
-  const service = createAvatarService({
-    store,
-    blobs: new FsBlobStore(join(dir, `blobs-${i}`)),
-    jwtSecret: 'usage-tests-secret-0123456789abcdef',
-    aiProviders: [scriptedProvider({ reply: 'One two three.' })],
-    speechProviders: [],
-    clock,
-    ids: createIdGenerator(clock),
-  });
-  await service.start();
-  t.after(() => service.close());
+  const { service, clock } = await startCoreService(t, start, { aiProviders: [scriptedProvider({ reply: 'One two three.' })] });
   const account = await service.accounts.createAccount({ email: `usage${i}@example.com`, password: 'password-123' });
   const live: Owner = { accountId: account.id, mode: 'live' };
   const test: Owner = { accountId: account.id, mode: 'test' };
