@@ -33,6 +33,8 @@ import { io as connect } from 'socket.io-client';
 import type { Socket } from 'socket.io-client';
 import WebSocket from 'ws';
 import type { ClientToServerEvents, ServerToClientEvents } from '../core/index.js';
+import { mulberry32 } from '../core/providers/local/phrase-picker.js';
+import { sleep } from '../core/util/sleep.js';
 
 // ───────────────────────────── options and results ─────────────────────────────
 
@@ -300,19 +302,7 @@ class Tally {
 class Recorded extends Error {}
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-/** mulberry32: a small seeded generator, so two runs with one seed make the same mix. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Hands out operation slots at a steady rate, first come first served. */
 class Pacer {
@@ -946,7 +936,8 @@ export async function runSoak(overrides: Partial<SoakOptions> = {}): Promise<Soa
     agent,
     tally,
     pacer: new Pacer(1000 / options.rate),
-    rng: random(options.seed),
+    // A seeded generator, so two runs with one seed make the same mix.
+    rng: mulberry32(options.seed),
     options,
     avatars: [],
     open: new Set(),

@@ -31,7 +31,7 @@ export function hashString(text: string, seed = 0x811c9dc5): number {
 }
 
 /** Mulberry32: a tiny, well-distributed PRNG; returns numbers in [0, 1). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
