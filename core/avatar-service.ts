@@ -21,6 +21,31 @@ import { AccessLimits } from './access/access-limits.js';
 import { UsageService } from './usage/usage-service.js';
 import { ChatCompletionService } from './providers/chat-completion-service.js';
 import { TtsService } from './speech/tts-service.js';
+import type { Mailer } from './ports/mailer.js';
+import type { LookupAll } from './webhooks/address-policy.js';
+import { WebhookOutbox } from './webhooks/webhook-outbox.js';
+import { WebhookService } from './webhooks/webhook-service.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import type { WebhookSender } from './webhooks/webhook-dispatcher.js';
+import { WebhookPoster } from './webhooks/post-webhook.js';
+
+/** Webhook delivery settings (docs/webhooks.md). */
+export interface WebhookOptions {
+  /** Allow `http://` and private, loopback or link-local receivers: development only. Default false. */
+  allowInsecure?: boolean;
+  /** Delays between attempts, in ms. Default 5 s, 30 s, 5 min, 1 h. */
+  retrySchedule?: readonly number[];
+  /** Time allowed for one attempt (connecting, sending, the answer). Default 10 s. */
+  timeoutMs?: number;
+  /** Resolves receiver host names; the system resolver by default. */
+  lookup?: LookupAll;
+  /** Sends attempts; an HTTP poster with the address policy by default. */
+  sender?: WebhookSender;
+  /** How often due retries are looked for. Default 1 s. */
+  pollIntervalMs?: number;
+}
+
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE: readonly number[] = Object.freeze([5_000, 30_000, 300_000, 3_600_000]);
 
 export interface AvatarServiceOptions {
   store: Store;
@@ -43,6 +68,11 @@ export interface AvatarServiceOptions {
   /** Request counting; in-memory by default (one process), Redis-backed for several. */
   rateLimiter?: RateLimiter;
   connectionCounter?: ConnectionCounter;
+  webhooks?: WebhookOptions;
+  /** Tells owners their webhook is failing; without one nobody is told. */
+  mailer?: Mailer;
+  /** Told of background failures (webhook bookkeeping, e-mail) that have no caller to throw to. */
+  onBackgroundError?: (message: string, error?: unknown) => void;
   /** Requests per minute of one anonymous client address on public reads (default 120). */
   anonymousRequestsPerMinute?: number;
   clock?: Clock;
@@ -72,11 +102,14 @@ export interface AvatarService {
   readonly chat: ChatCompletionService;
   /** Text-to-speech outside conversations. */
   readonly tts: TtsService;
+  readonly webhooks: WebhookService;
+  /** Delivers webhook events; `drain()` sends everything due now. */
+  readonly webhookDispatcher: WebhookDispatcher;
   readonly store: Store;
   readonly blobs: BlobStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  /** Applies migrations, recovers replies a crash cut off, and starts background work (idle time-outs). */
+  /** Applies migrations, recovers replies a crash cut off, and starts background work (idle time-outs, webhook delivery). */
   start(): Promise<void>;
   /** Stops background work, interrupts running replies, releases engines and the store. */
   close(): Promise<void>;
@@ -96,7 +129,23 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   );
   const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
   const usage = new UsageService({ store, clock });
-  const conversations = new ConversationService({ store, blobs, clock, ids, avatars, personas, providers, speech, usage });
+  const outbox = new WebhookOutbox({ clock, ids });
+  const hooks = options.webhooks ?? {};
+  const policy = { allowInsecure: hooks.allowInsecure ?? false, ...(hooks.lookup && { lookup: hooks.lookup }) };
+  const timeoutMs = hooks.timeoutMs ?? 10_000;
+  const webhooks = new WebhookService({ store, clock, ids, outbox, policy });
+  const webhookDispatcher = new WebhookDispatcher({
+    store,
+    clock,
+    outbox,
+    sender: hooks.sender ?? new WebhookPoster({ policy, timeoutMs, connectTimeoutMs: Math.min(timeoutMs, 5_000) }),
+    mailer: options.mailer,
+    retrySchedule: hooks.retrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+    leaseMs: 2 * timeoutMs + 1_000,
+    ...(hooks.pollIntervalMs !== undefined && { pollIntervalMs: hooks.pollIntervalMs }),
+    ...(options.onBackgroundError && { onError: options.onBackgroundError }),
+  });
+  const conversations = new ConversationService({ store, blobs, clock, ids, avatars, personas, providers, speech, usage, outbox });
   const sessions = new SessionService({ conversations, store, secret: options.jwtSecret, clock });
   const limits = new AccessLimits({
     store,
@@ -120,6 +169,8 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     speech,
     chat: new ChatCompletionService({ providers, usage, ids }),
     tts: new TtsService({ speech, blobs, ids, usage }),
+    webhooks,
+    webhookDispatcher,
     store,
     blobs,
     clock,
@@ -129,10 +180,13 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
       await conversations.recoverInterrupted();
       sweeper = setInterval(() => void conversations.endIdle(idleMs).catch(() => undefined), Math.min(idleMs, 60_000));
       sweeper.unref();
+      webhookDispatcher.start();
     },
     async close() {
       if (sweeper) clearInterval(sweeper);
       await conversations.close();
+      await webhookDispatcher.close();
+      await options.mailer?.close();
       await speech.close();
       await store.close();
     },

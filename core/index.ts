@@ -3,7 +3,8 @@
  * Hosts (the bundled Koa server, or your own app) construct it with `createAvatarService`.
  */
 export { createAvatarService } from './avatar-service.js';
-export type { AvatarService, AvatarServiceOptions } from './avatar-service.js';
+export type { AvatarService, AvatarServiceOptions, WebhookOptions } from './avatar-service.js';
+export { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from './avatar-service.js';
 
 export * from './errors.js';
 export { systemClock, ManualClock, isoTime } from './clock.js';
@@ -86,3 +87,18 @@ export type { ConnectionCounter, ConnectionLease } from './access/connection-cou
 export { AccessLimits } from './access/access-limits.js';
 export { UsageService } from './usage/usage-service.js';
 export type { UsageReport } from './usage/usage-service.js';
+
+export type * from './ports/mailer.js';
+export { EmlFileMailer } from './mail/eml-file-mailer.js';
+export { SmtpMailer } from './mail/smtp-mailer.js';
+export { WebhookEventTypes, isWebhookEventType } from './webhooks/webhook-events.js';
+export type { WebhookEventType, WebhookEventBody } from './webhooks/webhook-events.js';
+export { WebhookService, WebhookLimits } from './webhooks/webhook-service.js';
+export type { WebhookInput, WebhookUpdate, Page } from './webhooks/webhook-service.js';
+export { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+export type { WebhookSender, WebhookDispatcherSettings } from './webhooks/webhook-dispatcher.js';
+export { WebhookPoster, signWebhookBody, RESPONSE_BODY_LIMIT } from './webhooks/post-webhook.js';
+export type { WebhookRequest, WebhookResponse, WebhookPosterSettings } from './webhooks/post-webhook.js';
+export { checkReceiverUrl, forbiddenAddressReason, systemLookup } from './webhooks/address-policy.js';
+export type { ReceiverPolicy, LookupAll } from './webhooks/address-policy.js';
+export { WebhookOutbox } from './webhooks/webhook-outbox.js';

@@ -25,6 +25,7 @@ import { healthRoute } from './routes/health-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
 import { demoSessionRoute, sessionRoutes } from './routes/session-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
+import { webhookRoutes } from './routes/webhook-routes.js';
 
 export interface AppOptions {
   service: AvatarService;
@@ -57,6 +58,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     ...aiRoutes(service),
     ...ttsRoutes(service, urls),
     ...accountRoutes(),
+    ...webhookRoutes(),
     audioRoute(),
   ];
   const root: Route[] = [

@@ -52,6 +52,15 @@ export interface ServerConfig {
   headersTimeoutMs: number;
   /** The vendor variables of `server/vendors.ts` that are set (credentials and base URLs), by name. */
   vendors: Readonly<Record<string, string>>;
+  /** Delays between webhook delivery attempts, in ms (`WEBHOOK_RETRY_SCHEDULE`). */
+  webhookRetrySchedule: readonly number[];
+  /** Time allowed for one webhook delivery attempt (`WEBHOOK_TIMEOUT`). */
+  webhookTimeoutMs: number;
+  /** `http://` and private / loopback receivers allowed (`ALLOW_INSECURE_WEBHOOKS`; off in production). */
+  allowInsecureWebhooks: boolean;
+  /** `smtp://` or `smtps://` server for e-mail; unset: `.eml` files under `DATA_DIR/mail/`. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -95,7 +104,39 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
     headersTimeoutMs: duration(env, 'HEADERS_TIMEOUT', 10_000),
     vendors: vendorEnvironment(env),
+    webhookRetrySchedule: durations(env, 'WEBHOOK_RETRY_SCHEDULE', [5_000, 30_000, 300_000, 3_600_000]),
+    webhookTimeoutMs: duration(env, 'WEBHOOK_TIMEOUT', 10_000),
+    allowInsecureWebhooks: boolean(env, 'ALLOW_INSECURE_WEBHOOKS', !production),
+    smtpUrl: smtpUrl(env),
+    mailFrom: mailFrom(env, publicUrl),
   });
+}
+
+/** `5s,30s,5m,1h`: the delays between attempts; an empty value means no retries. */
+function durations(env: Env, name: string, fallback: readonly number[]): readonly number[] {
+  const raw = env[name];
+  if (raw === undefined) return Object.freeze([...fallback]);
+  if (raw.trim() === '') return Object.freeze([]);
+  const items = raw.split(',').map((item) => parseDuration(item));
+  if (items.length > 10 || items.some((ms) => ms === undefined || ms <= 0 || ms > 7 * 24 * 3_600_000)) {
+    throw new ConfigError(name, `must be up to 10 comma-separated durations like 5s,30s,5m,1h (each at most 168h), got '${raw}'`);
+  }
+  return Object.freeze(items as number[]);
+}
+
+function smtpUrl(env: Env): string | undefined {
+  const value = url(env, 'SMTP_URL');
+  if (value !== undefined && !/^smtps?:\/\//.test(value)) throw new ConfigError('SMTP_URL', 'must start with smtp:// or smtps://, e.g. smtp://user:password@mail.example.com:587');
+  return value;
+}
+
+function mailFrom(env: Env, publicUrl: string): string {
+  const value = env.MAIL_FROM?.trim();
+  if (value) {
+    if (/[\r\n]/.test(value) || !/@/.test(value)) throw new ConfigError('MAIL_FROM', `must be an address such as "Avatars <noreply@example.com>", got '${value}'`);
+    return value;
+  }
+  return `avatar-service <noreply@${new URL(publicUrl).hostname.replace(/^\[|\]$/g, '') || 'localhost'}>`;
 }
 
 /** The vendor rows' variables that are set; base URLs must be absolute. */

@@ -9,7 +9,10 @@ import {
   createLocalSpeechProvider,
   createSqliteStore,
   createOpenAICompatibleProvider,
+  EmlFileMailer,
+  SmtpMailer,
 } from '../core/index.js';
+import type { Mailer } from '../core/index.js';
 import type { ServerConfig } from './config.js';
 import { ConfigError } from './config.js';
 import { chatVendors, createVendor, isVendorConfigured, speechVendors } from './vendors.js';
@@ -97,7 +100,24 @@ export async function createServiceFromConfig(config: ServerConfig): Promise<Ava
       console.warn(`${kind} provider '${failed}' failed (${error instanceof Error ? error.message : String(error)}); '${next}' takes over`),
     conversationIdleTimeoutMs: config.conversationIdleTimeoutMs,
     ids: idsFor(config),
+    ...webhookOptionsFor(config),
+    onBackgroundError: (message, error) => console.error(`${message}: ${error instanceof Error ? error.message : String(error ?? '')}`),
   });
+}
+
+/** Webhook delivery and the mailer that tells owners of failing webhooks, from configuration. */
+export function webhookOptionsFor(config: ServerConfig): Pick<AvatarServiceOptions, 'webhooks' | 'mailer'> {
+  return {
+    webhooks: { allowInsecure: config.allowInsecureWebhooks, retrySchedule: config.webhookRetrySchedule, timeoutMs: config.webhookTimeoutMs },
+    mailer: mailerFor(config),
+  };
+}
+
+/** SMTP when `SMTP_URL` is set, else `.eml` files in the data folder (docs/webhooks.md, E-mail). */
+export function mailerFor(config: ServerConfig): Mailer {
+  return config.smtpUrl
+    ? new SmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
+    : new EmlFileMailer({ directory: join(config.dataDir, 'mail'), from: config.mailFrom });
 }
 
 /** The envelope style identifies conversations and messages by UUID (docs/api.md, Identifiers). */

@@ -1,5 +1,6 @@
 import type { Route } from './http/route.js';
 import type { Serializer } from './edge/serializer.js';
+import { webhookEventSchema } from './http/resource-schemas.js';
 
 const security: Record<string, unknown> = {
   none: [],
@@ -63,6 +64,7 @@ export function buildOpenApi(
     },
     servers: [{ url: info.serverUrl }],
     components: {
+      schemas: { WebhookEvent: webhookEventSchema },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_… or svc_test_…' },
         sessionToken: { type: 'http', scheme: 'bearer', description: 'sess_… browser session token, one conversation' },
@@ -70,5 +72,21 @@ export function buildOpenApi(
       },
     },
     paths,
+    webhooks: {
+      event: {
+        post: {
+          summary: 'An event POSTed to a registered webhook',
+          description: 'Headers: x-service-signature (lowercase hex HMAC-SHA256 of the raw body with the secret), x-service-event-id, x-service-event-type, x-service-delivery-attempt. Answer 2xx at once; anything else is retried on the schedule, 410 disables the webhook.',
+          parameters: ['x-service-signature', 'x-service-event-id', 'x-service-event-type', 'x-service-delivery-attempt'].map((name) => ({
+            name,
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+          })),
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
+          responses: { '200': { description: 'Received; any 2xx will do' }, '410': { description: 'Gone: disables the webhook' } },
+        },
+      },
+    },
   };
 }

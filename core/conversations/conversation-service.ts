@@ -14,6 +14,8 @@ import { parseAvatarVoiceId } from '../speech/avatar-voices.js';
 import { EventChannel } from '../util/event-channel.js';
 import { deleteReplyAudio } from './speech-pipeline.js';
 import { runReply } from './run-reply.js';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
+import { conversationEnded, conversationStarted, messageCreated } from './webhook-data.js';
 
 export interface ConversationServiceDeps {
   store: Store;
@@ -25,6 +27,8 @@ export interface ConversationServiceDeps {
   providers: ProviderRegistry;
   speech: SpeechRegistry;
   usage: UsageService;
+  /** Webhook events are written with the changes that cause them. */
+  outbox: WebhookOutbox;
 }
 
 export interface CreateConversationInput {
@@ -111,7 +115,10 @@ export class ConversationService {
       endedAt: null,
       endReason: null,
     };
-    await store.conversations.create(conversation);
+    await store.transaction(async (tx) => {
+      await tx.conversations.create(conversation);
+      await this.#deps.outbox.enqueue(tx, owner, 'conversation.started', conversationStarted(conversation));
+    });
     return conversation;
   }
 
@@ -161,20 +168,24 @@ export class ConversationService {
     if (conversation.status === 'ended') return conversation;
     await this.#stop(id);
     const now = this.#deps.clock.now();
-    await this.#deps.store.conversations.update(id, { status: 'ended', endedAt: now, updatedAt: now, endReason: reason });
+    await this.#deps.store.transaction(async (tx) => {
+      await tx.conversations.update(id, { status: 'ended', endedAt: now, updatedAt: now, endReason: reason });
+      await this.#deps.outbox.enqueue(tx, owner, 'conversation.ended', conversationEnded(conversation, reason));
+    });
     for (const listener of this.#listeners) listener(id, { type: 'ended', reason });
     return { ...conversation, status: 'ended', endedAt: now, updatedAt: now, endReason: reason };
   }
 
-  /** Deletes a conversation, its messages and every audio file of it. */
+  /** Deletes a conversation, its messages and every audio file of it; an active one ends (reason `deleted`). */
   async delete(owner: Owner, id: string): Promise<void> {
-    await this.get(owner, id);
+    const conversation = await this.get(owner, id);
     await this.#stop(id);
-    const { store, blobs } = this.#deps;
+    const { store, blobs, outbox } = this.#deps;
     const messages = await store.messages.listByConversation(id);
     await store.transaction(async (tx) => {
       await tx.messages.deleteByConversation(id);
       await tx.conversations.delete(id);
+      if (conversation.status === 'active') await outbox.enqueue(tx, owner, 'conversation.ended', conversationEnded(conversation, 'deleted'));
     });
     for (const message of messages) if (message.audioBase) await deleteReplyAudio(blobs, message.audioBase);
   }
@@ -214,7 +225,7 @@ export class ConversationService {
       await this.#stop(id);
       if (this.#running.has(id)) throw new ServiceError('conversation_busy', `Conversation ${id} is already replying`);
     }
-    const { store, clock, ids, avatars, personas, providers, speech, blobs, usage } = this.#deps;
+    const { store, clock, ids, avatars, personas, providers, speech, blobs, usage, outbox } = this.#deps;
     const controller = new AbortController();
     const channel = new EventChannel<ReplyEvent>();
     let finished!: () => void;
@@ -238,6 +249,7 @@ export class ConversationService {
       await store.transaction(async (tx) => {
         await tx.messages.create(userMessage);
         await tx.conversations.update(id, { updatedAt: now });
+        await outbox.enqueue(tx, owner, 'message.created', messageCreated(conversation, userMessage));
       });
       const history = await store.messages.listRecent(id, Limits.historyMessages);
       const onAbort = () => controller.abort(options.signal?.reason);
@@ -260,7 +272,9 @@ export class ConversationService {
         clock,
         ids,
         usage,
+        outbox,
         owner,
+        userMessageId: userMessage.id,
         signal: controller.signal,
         emit,
       }).finally(() => {

@@ -14,6 +14,8 @@ import { Limits } from '../text-limits.js';
 import { capReplyLength } from '../providers/cap-reply-length.js';
 import { buildChatRequest } from './build-chat-request.js';
 import { SpeechPipeline } from './speech-pipeline.js';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
+import { messageCreated, messageFailed } from './webhook-data.js';
 
 export interface RunReplyContext {
   conversation: ConversationRecord;
@@ -28,7 +30,10 @@ export interface RunReplyContext {
   clock: Clock;
   ids: IdGenerator;
   usage: UsageService;
+  outbox: WebhookOutbox;
   owner: Owner;
+  /** The message this reply answers (named by `message.failed`). */
+  userMessageId: string;
   signal: AbortSignal;
   emit(event: ReplyEvent): void;
 }
@@ -40,7 +45,7 @@ export interface RunReplyContext {
  * marked `interrupted`.
  */
 export async function runReply(context: RunReplyContext): Promise<void> {
-  const { conversation, model, speech, store, blobs, clock, ids, usage: meter, owner, signal, emit } = context;
+  const { conversation, model, speech, store, blobs, clock, ids, usage: meter, outbox, owner, userMessageId, signal, emit } = context;
   emit({ type: 'state', state: 'thinking' });
   const audioBase = speech ? ids.next('aud') : null;
   // The reply is a stored row from its first moment, saved as it grows: a crash loses at most the
@@ -141,15 +146,19 @@ export async function runReply(context: RunReplyContext): Promise<void> {
         });
         await tx.conversations.addUsage(conversation.id, { aiTokens: stored.aiTokens, ttsCharacters: stored.ttsCharacters }, now);
         await meter.record(owner, { aiTokens: stored.aiTokens, ttsCharacters: stored.ttsCharacters }, tx);
+        await outbox.enqueue(tx, owner, 'message.created', messageCreated(conversation, stored));
+        if (failure) await outbox.enqueue(tx, owner, 'message.failed', messageFailed(conversation, userMessageId, failure, stored));
       });
     } else {
-      await store.messages.delete(reply.id);
+      if (!failure && !signal.aborted) failure = new ProviderError(model.provider, 'the model returned an empty reply');
+      const failed = failure;
+      await store.transaction(async (tx) => {
+        await tx.messages.delete(reply.id);
+        if (failed) await outbox.enqueue(tx, owner, 'message.failed', messageFailed(conversation, userMessageId, failed, undefined));
+      });
     }
     if (failure) emit({ type: 'error', error: failure, ...(message && { message }) });
     else if (message) emit({ type: 'done', message });
-    else if (!signal.aborted) {
-      emit({ type: 'error', error: new ProviderError(model.provider, 'the model returned an empty reply') });
-    }
   } catch (error) {
     emit({
       type: 'error',

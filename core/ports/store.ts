@@ -150,12 +150,113 @@ export interface UsageRepository {
   list(owner: Owner, from: string, to: string): Promise<DailyUsage[]>;
 }
 
+/** `failing`: deliveries keep failing (the owner was e-mailed); `disabled`: nothing is sent (by the owner, or a 410 Gone). */
+export type WebhookStatus = 'active' | 'failing' | 'disabled';
+
+export interface WebhookRecord {
+  id: string;
+  accountId: string;
+  mode: KeyMode;
+  url: string;
+  /** Event types the receiver subscribed to. */
+  events: string[];
+  /** Signing secret. Kept as given: signing needs it (unlike API keys, which are only compared). */
+  secret: string;
+  status: WebhookStatus;
+  /** Why the webhook is failing or disabled, for its owner. */
+  statusReason: string | null;
+  /** When the current status began (failing since, disabled since). */
+  statusSince: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type WebhookPatch = Partial<Pick<WebhookRecord, 'url' | 'events' | 'secret' | 'status' | 'statusReason' | 'statusSince' | 'updatedAt'>>;
+
+export interface WebhookRepository {
+  create(webhook: WebhookRecord): Promise<void>;
+  /** The webhook if `owner` may see it; undefined otherwise (callers answer 404). */
+  find(owner: Owner, id: string): Promise<WebhookRecord | undefined>;
+  findById(id: string): Promise<WebhookRecord | undefined>;
+  /** The owner's webhooks, oldest first; at most `limit` of those whose id sorts after `after`. */
+  listByOwner(owner: Owner, page: { limit: number; after?: string }): Promise<WebhookRecord[]>;
+  countByOwner(owner: Owner): Promise<number>;
+  /** The owner's webhooks that are not disabled and subscribe to `type`. */
+  listSubscribed(owner: Owner, type: string): Promise<WebhookRecord[]>;
+  update(id: string, patch: WebhookPatch): Promise<void>;
+  /** Applies `patch` only while the webhook is in status `from`; true when it did (one caller wins a race). */
+  transition(id: string, from: WebhookStatus, patch: WebhookPatch): Promise<boolean>;
+  /** Deletes the webhook and its deliveries. */
+  delete(id: string): Promise<void>;
+}
+
+/** An event as stored in the outbox: the exact JSON bytes every attempt sends. */
+export interface WebhookEventRecord {
+  id: string;
+  accountId: string;
+  mode: KeyMode;
+  type: string;
+  body: string;
+  createdAt: number;
+}
+
+/** `pending`: an attempt is due at `nextAttemptAt`; `failed`: the schedule ran out; `cancelled`: the webhook was disabled first. */
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One event on its way to one webhook, with the outcome of its latest attempt. */
+export interface DeliveryRecord {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  /** Attempts made so far. */
+  attempts: number;
+  nextAttemptAt: number | null;
+  /** A dispatcher holds the delivery until then (a crashed one's claim lapses). */
+  lockedUntil: number | null;
+  lastAttemptAt: number | null;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  lastDurationMs: number | null;
+  createdAt: number;
+}
+
+export type DeliveryPatch = Partial<
+  Pick<DeliveryRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lockedUntil' | 'lastAttemptAt' | 'lastResponseStatus' | 'lastError' | 'lastDurationMs'>
+>;
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedDelivery {
+  delivery: DeliveryRecord;
+  body: string;
+  webhook: WebhookRecord;
+}
+
+export interface WebhookDeliveryRepository {
+  /** Stores an event and one pending delivery per webhook, due at once (the transactional outbox). */
+  enqueue(event: WebhookEventRecord, deliveries: readonly { id: string; webhookId: string }[]): Promise<void>;
+  /**
+   * Claims pending deliveries due by `now` and not held by anyone, holding them until `lockedUntil`:
+   * at most `limit` in all and `perWebhook` per webhook, none of `skipWebhooks`. Atomic, so two
+   * dispatchers never claim the same delivery.
+   */
+  claimDue(options: { now: number; lockedUntil: number; limit: number; perWebhook: number; skipWebhooks: readonly string[] }): Promise<ClaimedDelivery[]>;
+  update(id: string, patch: DeliveryPatch): Promise<void>;
+  /** Cancels the webhook's pending deliveries (it was disabled). */
+  cancelPending(webhookId: string): Promise<number>;
+  /** The webhook's deliveries, newest first; at most `limit` of those whose id sorts before `before`. */
+  listByWebhook(webhookId: string, page: { limit: number; before?: string }): Promise<DeliveryRecord[]>;
+}
+
 export interface Store {
   readonly accounts: AccountRepository;
   readonly apiKeys: ApiKeyRepository;
   readonly conversations: ConversationRepository;
   readonly messages: MessageRepository;
   readonly usage: UsageRepository;
+  readonly webhooks: WebhookRepository;
+  readonly webhookDeliveries: WebhookDeliveryRepository;
   /** Runs `work` atomically: every write inside commits together or not at all. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /** Applies pending schema migrations; returns the names applied. */

@@ -4,7 +4,9 @@ import type {
   ConversationRecord,
   MessageRecord,
   Persona,
-  } from '../../core/index.js';
+  WebhookRecord,
+  DeliveryRecord,
+} from '../../core/index.js';
 import { isoTime, redactApiKey } from '../../core/index.js';
 import type { UrlBuilder } from './urls.js';
 
@@ -96,5 +98,38 @@ export function presentApiKey(key: ApiKeyRecord) {
     created_at: isoTime(key.createdAt),
     last_used_at: key.lastUsedAt === null ? null : isoTime(key.lastUsedAt),
     revoked_at: key.revokedAt === null ? null : isoTime(key.revokedAt),
+  };
+}
+
+const timeOrNull = (ms: number | null) => (ms === null ? null : isoTime(ms));
+
+/** A webhook registration; never its secret. */
+export function presentWebhook(webhook: WebhookRecord) {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    events: webhook.events,
+    status: webhook.status,
+    status_reason: webhook.statusReason,
+    status_since: timeOrNull(webhook.statusSince),
+    mode: webhook.mode,
+    created_at: isoTime(webhook.createdAt),
+    updated_at: isoTime(webhook.updatedAt),
+  };
+}
+
+export function presentDelivery(delivery: DeliveryRecord) {
+  return {
+    id: delivery.id,
+    event_id: delivery.eventId,
+    event_type: delivery.eventType,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    response_status: delivery.lastResponseStatus,
+    error: delivery.lastError,
+    created_at: isoTime(delivery.createdAt),
+    last_attempt_at: timeOrNull(delivery.lastAttemptAt),
+    duration_ms: delivery.lastDurationMs,
+    next_attempt_at: delivery.status === 'pending' ? timeOrNull(delivery.nextAttemptAt) : null,
   };
 }

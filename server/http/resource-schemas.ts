@@ -8,8 +8,10 @@ import type {
   ModelCapability,
   Voice,
 } from '../../core/index.js';
-import { AvatarAnimations, Verticals } from '../../core/index.js';
+import { AvatarAnimations, Verticals, WebhookEventTypes } from '../../core/index.js';
+import type { DeliveryStatus, WebhookStatus } from '../../core/index.js';
 import { s } from '../schema/schema.js';
+import type { JsonSchema } from '../schema/schema.js';
 
 /**
  * Success bodies of the JSON routes (flat style), for the OpenAPI document. They are written with
@@ -266,3 +268,62 @@ export const apiKeyCreatedSchema = s.object(
   { ...apiKeyFields, key: s.string({ description: 'The key itself: shown in this response only' }) },
   'A new API key with its value',
 );
+
+// Webhooks
+
+export const webhookSchema = s.object(
+  {
+    id: s.string({ description: 'wh_…' }),
+    url: url('Where events are POSTed'),
+    events: s.array(s.enum(WebhookEventTypes), { description: 'Event types sent to it' }),
+    status: s.enum(every<WebhookStatus>()(['active', 'failing', 'disabled']), 'failing: deliveries keep failing (the owner was e-mailed); disabled: nothing is sent'),
+    status_reason: s.nullable(s.string({ description: 'Why it is failing or disabled' })),
+    status_since: nullableTime('When the status began'),
+    mode: s.enum(every<KeyMode>()(['live', 'test']), 'Events of this mode reach it (that of the key that registered it)'),
+    created_at: time('When it was registered'),
+    updated_at: time('Last change'),
+  },
+  'A webhook registration (its secret is never shown)',
+);
+
+export const webhookListSchema = s.object({
+  webhooks: s.array(webhookSchema, { description: 'Oldest first' }),
+  has_more: s.boolean('More follow: ask again with starting_after set to the last id'),
+});
+
+export const deliverySchema = s.object(
+  {
+    id: s.string({ description: 'dlv_…' }),
+    event_id: s.string({ description: 'evt_…, the same on every attempt' }),
+    event_type: s.enum(WebhookEventTypes),
+    status: s.enum(every<DeliveryStatus>()(['pending', 'succeeded', 'failed', 'cancelled']), 'pending: an attempt is due; failed: every attempt failed; cancelled: the webhook was disabled first'),
+    attempts: count('Attempts made'),
+    response_status: s.nullable(s.integer({ description: "The receiver's HTTP status at the last attempt" })),
+    error: s.nullable(s.string({ description: 'Why the last attempt failed' })),
+    created_at: time('When the event happened'),
+    last_attempt_at: nullableTime('Start of the last attempt'),
+    duration_ms: s.nullable(count('Length of the last attempt')),
+    next_attempt_at: nullableTime('When the next attempt is due'),
+  },
+  'One event on its way to one webhook',
+);
+
+export const deliveryListSchema = s.object({
+  deliveries: s.array(deliverySchema, { description: 'Newest first' }),
+  has_more: s.boolean('More follow: ask again with starting_after set to the last id'),
+});
+
+export const webhookTestSchema = s.object({ event_id: s.string({ description: 'evt_… of the sample event' }) });
+
+/** The body of every webhook delivery (the same in both response styles); `data` is open. */
+export const webhookEventSchema: JsonSchema = {
+  type: 'object',
+  description: 'A webhook event, POSTed to the receiver and signed in the x-service-signature header (docs/webhooks.md)',
+  properties: {
+    id: { type: 'string', description: 'evt_…: the same on every attempt; deduplicate by it' },
+    type: { type: 'string', enum: [...WebhookEventTypes] },
+    timestamp: { type: 'string', format: 'date-time', description: 'When the change happened' },
+    data: { type: 'object', description: 'Depends on the type; carries conversationId and avatarId where they apply' },
+  },
+  required: ['id', 'type', 'timestamp', 'data'],
+};

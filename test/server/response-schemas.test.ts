@@ -26,6 +26,10 @@ import {
   ttsSynthesisSchema,
   usageReportSchema,
   voiceListSchema,
+  webhookSchema,
+  webhookListSchema,
+  webhookTestSchema,
+  deliveryListSchema,
 } from '../../server/http/resource-schemas.js';
 import type { Schema } from '../../server/schema/schema.js';
 import { startTestServer } from '../support/test-server.js';
@@ -74,7 +78,7 @@ describe('Response schemas', () => {
   /** Calls `template` (filled in as `path`), checks the document gives `schema` for it, and parses the body with it. */
   async function expectBody<T>(
     schema: Schema<T>,
-    method: 'get' | 'post' | 'delete',
+    method: 'get' | 'post' | 'patch' | 'delete',
     template: string,
     init: RequestInit & { json?: unknown; auth?: string | null; path?: string; status?: number } = {},
   ): Promise<T> {
@@ -159,6 +163,20 @@ describe('Response schemas', () => {
     await expectBody(deletedSchema, 'delete', '/v1/api-keys/{keyId}', { path: `/v1/api-keys/${created.id}`, auth });
     const { api_keys } = await expectBody(apiKeyListSchema, 'get', '/v1/api-keys', { auth });
     assert.ok(api_keys.some((k) => k.id === created.id && k.revoked_at !== null));
+  });
+
+  it('webhooks: register, list, get, update, test, deliveries, delete', async () => {
+    const created = await expectBody(webhookSchema, 'post', '/v1/webhooks', {
+      json: { url: 'http://127.0.0.1:9/hooks', events: ['conversation.started'], secret: 'whsec-0123456789abcdef' },
+      status: 201,
+    });
+    const path = `/v1/webhooks/${created.id}`;
+    await expectBody(webhookListSchema, 'get', '/v1/webhooks');
+    await expectBody(webhookSchema, 'get', '/v1/webhooks/{id}', { path });
+    await expectBody(webhookSchema, 'patch', '/v1/webhooks/{id}', { path, json: { events: ['conversation.started', 'message.created'] } });
+    await expectBody(webhookTestSchema, 'post', '/v1/webhooks/test', { json: { event: 'message.created', webhookId: created.id }, status: 202 });
+    await expectBody(deliveryListSchema, 'get', '/v1/webhooks/{id}/deliveries', { path: `${path}/deliveries` });
+    await expectBody(deletedSchema, 'delete', '/v1/webhooks/{id}', { path });
   });
 
   it('the demo session (outside the document, like every demo route)', async () => {

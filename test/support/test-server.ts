@@ -12,7 +12,7 @@ import {
   createLocalSpeechProvider,
   createSqliteStore,
 } from '../../core/index.js';
-import { attachHost, idsFor, loadConfig, providerOptionsFor } from '../../server/index.js';
+import { attachHost, idsFor, loadConfig, providerOptionsFor, webhookOptionsFor } from '../../server/index.js';
 import type { ServerConfig } from '../../server/index.js';
 
 export interface TestServer {
@@ -65,6 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     blobs: options.blobs ?? new FsBlobStore(join(dataDir, 'audio')),
     ids: idsFor(config),
     jwtSecret: config.jwtSecret,
+    ...webhookOptionsFor(config),
     ...(options.providersFromConfig
       ? { ...providerOptionsFor(config), ...(options.aiProviders && { aiProviders: options.aiProviders }) }
       : {

@@ -69,10 +69,54 @@ export interface UsageDailyTable {
   tts_characters: number;
 }
 
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  mode: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  secret: string;
+  status: string;
+  status_reason: string | null;
+  status_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  account_id: string;
+  mode: string;
+  type: string;
+  /** The exact JSON sent on every attempt. */
+  body: string;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number | null;
+  locked_until: number | null;
+  last_attempt_at: number | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   conversations: ConversationsTable;
   messages: MessagesTable;
   usage_daily: UsageDailyTable;
+  webhooks: WebhooksTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

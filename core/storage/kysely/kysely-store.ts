@@ -7,11 +7,14 @@ import type {
   MessageRepository,
   Store,
   UsageRepository,
+  WebhookDeliveryRepository,
+  WebhookRepository,
 } from '../../ports/store.js';
 import type { Database } from './database.js';
 import { migrationProvider } from './migrations/index.js';
 import { toAccount, toApiKey, toConversation, toMessage } from './row-mappers.js';
 import { precompile } from './precompiled-query.js';
+import { webhookDeliveryRepository, webhookRepository } from './webhook-repositories.js';
 
 const P1 = '\u0000p1';
 const P2 = '\u0000p2';
@@ -34,6 +37,8 @@ export class KyselyStore implements Store {
   readonly conversations: ConversationRepository;
   readonly messages: MessageRepository;
   readonly usage: UsageRepository;
+  readonly webhooks: WebhookRepository;
+  readonly webhookDeliveries: WebhookDeliveryRepository;
   readonly #db: Kysely<Database>;
   readonly #options: KyselyStoreOptions;
 
@@ -45,6 +50,8 @@ export class KyselyStore implements Store {
     this.conversations = conversationRepository(db);
     this.messages = messageRepository(db);
     this.usage = usageRepository(db);
+    this.webhooks = webhookRepository(db);
+    this.webhookDeliveries = webhookDeliveryRepository(db);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

@@ -9,8 +9,12 @@ import type {
   MessageRole,
   MessageStatus,
   Tier,
+  DeliveryRecord,
+  DeliveryStatus,
+  WebhookRecord,
+  WebhookStatus,
 } from '../../ports/store.js';
-import type { AccountsTable, ApiKeysTable, ConversationsTable, MessagesTable } from './database.js';
+import type { AccountsTable, ApiKeysTable, ConversationsTable, MessagesTable, WebhookDeliveriesTable, WebhooksTable } from './database.js';
 
 /** Some drivers (node-postgres) return 64-bit integers as strings; records always hold numbers. */
 function num(value: number | string): number;
@@ -80,6 +84,40 @@ export function toMessage(row: Selectable<MessagesTable>): MessageRecord {
     audioError: row.audio_error,
     aiTokens: num(row.ai_tokens),
     ttsCharacters: num(row.tts_characters),
+    createdAt: num(row.created_at),
+  };
+}
+
+export function toWebhook(row: Selectable<WebhooksTable>): WebhookRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode as KeyMode,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    secret: row.secret,
+    status: row.status as WebhookStatus,
+    statusReason: row.status_reason,
+    statusSince: num(row.status_since),
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+  };
+}
+
+export function toDelivery(row: Selectable<WebhookDeliveriesTable>): DeliveryRecord {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status as DeliveryStatus,
+    attempts: num(row.attempts),
+    nextAttemptAt: num(row.next_attempt_at),
+    lockedUntil: num(row.locked_until),
+    lastAttemptAt: num(row.last_attempt_at),
+    lastResponseStatus: num(row.last_response_status),
+    lastError: row.last_error,
+    lastDurationMs: num(row.last_duration_ms),
     createdAt: num(row.created_at),
   };
 }

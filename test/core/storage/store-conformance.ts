@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AccountRecord, ConversationRecord, MessageRecord, Store } from '../../../core/index.js';
+import type { AccountRecord, ConversationRecord, MessageRecord, Store, WebhookRecord } from '../../../core/index.js';
 import { createIdGenerator } from '../../../core/index.js';
 
 /**
@@ -236,6 +236,76 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       );
       assert.equal(await store.conversations.find({ accountId: account.id, mode: 'test' }, conversation.id), undefined);
       assert.deepEqual(await store.messages.listByConversation(conversation.id), []);
+    });
+
+    const newWebhook = (owner: AccountRecord, events: string[], mode: 'live' | 'test' = 'test'): WebhookRecord => ({
+      id: ids.next('wh'),
+      accountId: owner.id,
+      mode,
+      url: 'https://hooks.example.com/in',
+      events,
+      secret: 'secret-0123456789abcdef',
+      status: 'active',
+      statusReason: null,
+      statusSince: null,
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_000,
+    });
+    const enqueue = async (webhookIds: string[], at: number) => {
+      const event = { id: ids.next('evt'), accountId: account.id, mode: 'test' as const, type: 'conversation.started', body: '{"id":"x"}', createdAt: at };
+      await store.webhookDeliveries.enqueue(event, webhookIds.map((webhookId) => ({ id: ids.next('dlv'), webhookId })));
+      return event;
+    };
+
+    it('keeps webhooks per owner and mode; lists subscribers of a type, never disabled ones', async () => {
+      const other = newAccount('hooks-other@example.com');
+      await store.accounts.create(other);
+      const started = newWebhook(account, ['conversation.started']);
+      const both = newWebhook(account, ['conversation.started', 'message.created']);
+      const live = newWebhook(account, ['conversation.started'], 'live');
+      const foreign = newWebhook(other, ['conversation.started']);
+      for (const webhook of [started, both, live, foreign]) await store.webhooks.create(webhook);
+      const owner = { accountId: account.id, mode: 'test' as const };
+      assert.deepEqual(await store.webhooks.find(owner, started.id), started);
+      assert.equal(await store.webhooks.find(owner, foreign.id), undefined, "another account's webhook is not found");
+      assert.equal(await store.webhooks.find(owner, live.id), undefined, 'nor one of the other mode');
+      assert.deepEqual((await store.webhooks.listSubscribed(owner, 'conversation.started')).map((w) => w.id).sort(), [started.id, both.id].sort());
+      assert.deepEqual((await store.webhooks.listSubscribed(owner, 'message.created')).map((w) => w.id), [both.id]);
+      assert.equal(await store.webhooks.transition(both.id, 'failing', { status: 'active' }), false, 'a transition from the wrong status does nothing');
+      assert.equal(await store.webhooks.transition(both.id, 'active', { status: 'disabled', statusReason: 'r' }), true);
+      assert.deepEqual((await store.webhooks.listSubscribed(owner, 'message.created')).map((w) => w.id), []);
+      const page = await store.webhooks.listByOwner(owner, { limit: 1 });
+      assert.equal(page.length, 1);
+      assert.deepEqual((await store.webhooks.listByOwner(owner, { limit: 10, after: page[0]!.id })).map((w) => w.id), [both.id]);
+      assert.equal(await store.webhooks.countByOwner(owner), 2);
+    });
+
+    it('claims due deliveries atomically, per-webhook capped, held until the claim lapses', async () => {
+      const a = newWebhook(account, ['conversation.started']);
+      const b = newWebhook(account, ['conversation.started']);
+      await store.webhooks.create(a);
+      await store.webhooks.create(b);
+      for (let i = 0; i < 5; i++) await enqueue([a.id, b.id], 1_000);
+      await enqueue([b.id], 9_000);
+      const options = { now: 2_000, lockedUntil: 3_000, limit: 100, perWebhook: 3, skipWebhooks: [] as string[] };
+      const [first, second] = await Promise.all([store.webhookDeliveries.claimDue(options), store.webhookDeliveries.claimDue(options)]);
+      const claimed = [...first!, ...second!];
+      assert.equal(new Set(claimed.map((c) => c.delivery.id)).size, claimed.length, 'no delivery claimed twice');
+      assert.equal(claimed.length, 10, 'every due delivery claimed once: the later event is not due');
+      for (const claim of [first!, second!]) {
+        for (const webhook of [a, b]) assert.ok(claim.filter((c) => c.webhook.id === webhook.id).length <= 3, 'at most 3 per webhook in one claim');
+      }
+      assert.ok(claimed.every((c) => c.body === '{"id":"x"}' && c.delivery.lockedUntil === 3_000));
+      assert.equal((await store.webhookDeliveries.claimDue(options)).length, 0, 'held deliveries are not claimed again');
+      const lapsed = await store.webhookDeliveries.claimDue({ ...options, now: 3_000, lockedUntil: 4_000, perWebhook: 100 });
+      assert.equal(lapsed.length, 10, 'claims that lapsed are claimed again');
+      assert.equal((await store.webhookDeliveries.claimDue({ ...options, now: 10_000, lockedUntil: 20_000, perWebhook: 100, skipWebhooks: [a.id] })).length, 6, 'skipped webhooks get nothing');
+      assert.equal(await store.webhookDeliveries.cancelPending(b.id), 6);
+      const log = await store.webhookDeliveries.listByWebhook(b.id, { limit: 2 });
+      assert.deepEqual(log.map((d) => d.status), ['cancelled', 'cancelled']);
+      assert.ok(log[0]!.id > log[1]!.id, 'newest first');
+      await store.webhooks.delete(a.id);
+      assert.deepEqual(await store.webhookDeliveries.listByWebhook(a.id, { limit: 10 }), [], 'deleting a webhook deletes its deliveries');
     });
 
     it('commits every write of a successful transaction', async () => {

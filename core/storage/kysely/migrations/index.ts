@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001-initial.js';
 import { usage } from './0002-usage.js';
 import { messageOrder } from './0003-message-order.js';
+import { webhooks } from './0004-webhooks.js';
 
 /** Versioned migrations, applied in name order. Never edit a shipped one: add the next. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-usage': usage,
   '0003-message-order': messageOrder,
+  '0004-webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,56 @@
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * Webhooks and their transactional outbox (docs/webhooks.md): an event row and one delivery row
+ * per subscribed webhook are written in the transaction of the change that causes them; the
+ * dispatcher claims due deliveries by `(status, next_attempt_at)`.
+ */
+export const webhooks: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('webhooks')
+      .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(64)', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+      .addColumn('mode', 'varchar(8)', (c) => c.notNull())
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('events', 'text', (c) => c.notNull())
+      .addColumn('secret', 'text', (c) => c.notNull())
+      .addColumn('status', 'varchar(16)', (c) => c.notNull())
+      .addColumn('status_reason', 'text')
+      .addColumn('status_since', 'bigint')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('webhooks_owner').on('webhooks').columns(['account_id', 'mode', 'id']).execute();
+
+    await db.schema
+      .createTable('webhook_events')
+      .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(64)', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+      .addColumn('mode', 'varchar(8)', (c) => c.notNull())
+      .addColumn('type', 'varchar(64)', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('webhook_deliveries')
+      .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+      .addColumn('webhook_id', 'varchar(64)', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
+      .addColumn('event_id', 'varchar(64)', (c) => c.notNull().references('webhook_events.id').onDelete('cascade'))
+      .addColumn('event_type', 'varchar(64)', (c) => c.notNull())
+      .addColumn('status', 'varchar(16)', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('next_attempt_at', 'bigint')
+      .addColumn('locked_until', 'bigint')
+      .addColumn('last_attempt_at', 'bigint')
+      .addColumn('last_response_status', 'integer')
+      .addColumn('last_error', 'text')
+      .addColumn('last_duration_ms', 'integer')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+    await db.schema.createIndex('webhook_deliveries_webhook').on('webhook_deliveries').columns(['webhook_id', 'id']).execute();
+    await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').column('event_id').execute();
+  },
+};

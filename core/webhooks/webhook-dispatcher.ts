@@ -1,0 +1,225 @@
+import type { Clock } from '../clock.js';
+import type { Mailer } from '../ports/mailer.js';
+import type { ClaimedDelivery, Store, WebhookRecord } from '../ports/store.js';
+import type { WebhookOutbox } from './webhook-outbox.js';
+import type { WebhookRequest, WebhookResponse } from './post-webhook.js';
+import { isoTime } from '../clock.js';
+
+/** Sends one attempt; {@link WebhookPoster} over HTTP, or anything with the same answer. */
+export interface WebhookSender {
+  post(request: WebhookRequest): Promise<WebhookResponse>;
+  close(): void;
+}
+
+export interface WebhookDispatcherSettings {
+  store: Store;
+  clock: Clock;
+  outbox: WebhookOutbox;
+  sender: WebhookSender;
+  /** Tells webhook owners that their webhook is failing; none: nobody is told. */
+  mailer: Mailer | undefined;
+  /** Delays between attempts, in ms: `[5s, 30s, 5m, 1h]` makes five attempts in all. */
+  retrySchedule: readonly number[];
+  /** How long a claim holds a delivery: longer than an attempt can take, so only a crashed dispatcher's claims lapse. */
+  leaseMs: number;
+  /** Attempts in flight at once, in all and per webhook (a slow receiver cannot take every slot). */
+  maxInFlight?: number;
+  perWebhook?: number;
+  /** How often due retries (and other processes' events) are looked for. */
+  pollIntervalMs?: number;
+  onError?: (message: string, error?: unknown) => void;
+}
+
+/**
+ * Delivers the outbox (docs/webhooks.md, Delivery): claims due deliveries, sends each attempt,
+ * and records the outcome — success; a retry on the schedule; `failing` with one e-mail to the
+ * owner when the last retry is next; `disabled` on 410 Gone. Every attempt of an event sends the
+ * same bytes with the same event id, so receivers can deduplicate. Claims are leases in the
+ * store, so several processes share the queue and a killed one's deliveries are taken over.
+ */
+export class WebhookDispatcher {
+  readonly #s: Required<Omit<WebhookDispatcherSettings, 'mailer' | 'onError'>> & Pick<WebhookDispatcherSettings, 'mailer' | 'onError'>;
+  readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #perWebhook = new Map<string, number>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #unsubscribe: (() => void) | undefined;
+  #claiming: Promise<number> | undefined;
+  #again = false;
+  #closed = false;
+
+  constructor(settings: WebhookDispatcherSettings) {
+    this.#s = { maxInFlight: 64, perWebhook: 8, pollIntervalMs: 1000, ...settings };
+  }
+
+  start(): void {
+    this.#unsubscribe = this.#s.outbox.onEnqueued(() => this.#wake());
+    this.#timer = setInterval(() => this.#wake(), this.#s.pollIntervalMs);
+    this.#timer.unref();
+    this.#wake();
+  }
+
+  /** Sends everything due now and waits for the outcomes (tests on a manual clock; operators' tools). */
+  async drain(): Promise<void> {
+    for (;;) {
+      const claimed = await this.#claim();
+      if (claimed === 0 && this.#inFlight.size === 0) return;
+      await Promise.all(this.#inFlight.values());
+    }
+  }
+
+  /** Stops claiming and waits for attempts in flight (each ends within its timeout). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#unsubscribe?.();
+    await this.#claiming;
+    await Promise.all(this.#inFlight.values());
+    this.#s.sender.close();
+  }
+
+  #wake(): void {
+    if (this.#closed) return;
+    if (this.#claiming) {
+      this.#again = true;
+      return;
+    }
+    void this.#claim().catch((error) => this.#s.onError?.('claiming webhook deliveries failed', error));
+  }
+
+  /** Claims what is due and free slots allow, and starts sending it; returns how many. */
+  #claim(): Promise<number> {
+    if (this.#claiming) return this.#claiming.then(() => this.#claim());
+    const claiming = (async () => {
+      let total = 0;
+      do {
+        this.#again = false;
+        const room = this.#s.maxInFlight - this.#inFlight.size;
+        if (room <= 0 || this.#closed) break;
+        const now = this.#s.clock.now();
+        const skipWebhooks = [...this.#perWebhook].filter(([, n]) => n >= this.#s.perWebhook).map(([id]) => id);
+        const claimed = await this.#s.store.webhookDeliveries.claimDue({
+          now,
+          lockedUntil: now + this.#s.leaseMs,
+          limit: room,
+          perWebhook: this.#s.perWebhook,
+          skipWebhooks,
+        });
+        for (const item of claimed) this.#start(item);
+        total += claimed.length;
+        if (claimed.length === room) this.#again = true;
+      } while (this.#again);
+      return total;
+    })();
+    this.#claiming = claiming;
+    return claiming.finally(() => {
+      if (this.#claiming === claiming) this.#claiming = undefined;
+    });
+  }
+
+  #start(item: ClaimedDelivery): void {
+    const webhookId = item.webhook.id;
+    this.#perWebhook.set(webhookId, (this.#perWebhook.get(webhookId) ?? 0) + 1);
+    const running = this.#attempt(item)
+      .catch((error) => this.#s.onError?.(`recording delivery ${item.delivery.id} failed; it is retried when its claim lapses`, error))
+      .finally(() => {
+        this.#inFlight.delete(item.delivery.id);
+        const left = (this.#perWebhook.get(webhookId) ?? 1) - 1;
+        if (left === 0) this.#perWebhook.delete(webhookId);
+        else this.#perWebhook.set(webhookId, left);
+        this.#wake();
+      });
+    this.#inFlight.set(item.delivery.id, running);
+  }
+
+  async #attempt({ delivery, webhook, body }: ClaimedDelivery): Promise<void> {
+    const { store, clock, sender, retrySchedule } = this.#s;
+    if (webhook.status === 'disabled') {
+      await store.webhookDeliveries.update(delivery.id, { status: 'cancelled', nextAttemptAt: null, lockedUntil: null });
+      return;
+    }
+    const attempt = delivery.attempts + 1;
+    const startedAt = clock.now();
+    const response = await sender.post({
+      url: webhook.url,
+      body,
+      secret: webhook.secret,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      attempt,
+    });
+    const now = clock.now();
+    const outcome = {
+      attempts: attempt,
+      lockedUntil: null,
+      lastAttemptAt: startedAt,
+      lastResponseStatus: response.status ?? null,
+      lastError: response.error ?? null,
+      lastDurationMs: response.durationMs,
+    };
+    if (response.error === undefined) {
+      await store.webhookDeliveries.update(delivery.id, { ...outcome, status: 'succeeded', nextAttemptAt: null });
+      if (webhook.status === 'failing') {
+        await store.webhooks.transition(webhook.id, 'failing', { status: 'active', statusReason: null, statusSince: now, updatedAt: now });
+      }
+      return;
+    }
+    if (response.status === 410) {
+      // The receiver says the endpoint is gone for good: stop sending anything to it.
+      await store.transaction(async (tx) => {
+        await tx.webhookDeliveries.update(delivery.id, { ...outcome, status: 'failed', nextAttemptAt: null });
+        await tx.webhooks.update(webhook.id, {
+          status: 'disabled',
+          statusReason: `the receiver answered 410 Gone to ${delivery.eventId} at ${isoTime(startedAt)}`,
+          statusSince: now,
+          updatedAt: now,
+        });
+        await tx.webhookDeliveries.cancelPending(webhook.id);
+      });
+      return;
+    }
+    const delay = retrySchedule[attempt - 1];
+    await store.webhookDeliveries.update(delivery.id, {
+      ...outcome,
+      ...(delay === undefined ? { status: 'failed', nextAttemptAt: null } : { status: 'pending', nextAttemptAt: now + delay }),
+    });
+    // Failing once only the last retry is left (the 4th failure on the default schedule).
+    if (attempt === Math.max(1, retrySchedule.length) && webhook.status === 'active') {
+      const reason = response.error;
+      const changed = await store.webhooks.transition(webhook.id, 'active', { status: 'failing', statusReason: reason, statusSince: now, updatedAt: now });
+      if (changed) await this.#tellOwner(webhook, { since: now, lastError: reason, eventId: delivery.eventId, finalRetryAt: delay === undefined ? undefined : now + delay });
+    }
+  }
+
+  async #tellOwner(webhook: WebhookRecord, failure: { since: number; lastError: string; eventId: string; finalRetryAt: number | undefined }): Promise<void> {
+    const { mailer, store, retrySchedule } = this.#s;
+    if (!mailer) return;
+    const account = await store.accounts.findById(webhook.accountId);
+    if (!account) return;
+    const attempts = Math.max(1, retrySchedule.length);
+    const text = [
+      `Your webhook ${webhook.id} (${webhook.mode} mode) is failing.`,
+      '',
+      `URL:           ${webhook.url}`,
+      `Failing since: ${isoTime(failure.since)}`,
+      `Last error:    ${failure.lastError}`,
+      `Event:         ${failure.eventId}, ${attempts} attempt${attempts === 1 ? '' : 's'} failed`,
+      '',
+      failure.finalRetryAt === undefined
+        ? 'That was the last attempt for this event.'
+        : `The last retry of this event runs at ${isoTime(failure.finalRetryAt)}.`,
+      'New events are still sent. The first delivery that succeeds marks the webhook active again;',
+      'you will not get another e-mail until it has recovered and failed again.',
+      '',
+      'To fix it: make the receiver answer 2xx within a few seconds (answer first, work later).',
+      `Recent attempts: GET /v1/webhooks/${webhook.id}/deliveries`,
+      `To pause it:     PATCH /v1/webhooks/${webhook.id} {"status": "disabled"}`,
+      `To re-enable it: PATCH /v1/webhooks/${webhook.id} {"status": "active"}`,
+      'Test it:         POST /v1/webhooks/test {"event": "conversation.started", "webhookId": "' + webhook.id + '"}',
+    ].join('\n');
+    try {
+      await mailer.send({ to: account.email, subject: `Webhook ${webhook.id} is failing`, text });
+    } catch (error) {
+      this.#s.onError?.(`e-mailing ${account.email} about failing webhook ${webhook.id} failed`, error);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The webhook events of the API (docs/webhooks.md, Events). Every body has the same envelope;
+ * `data` depends on the type and always carries `conversationId` / `avatarId` where they apply.
+ */
+export const WebhookEventTypes = [
+  'conversation.started',
+  'conversation.ended',
+  'conversation.escalated',
+  'message.created',
+  'message.failed',
+  'avatar.updated',
+  'avatar.deleted',
+  'safety.escalation',
+  'safety.topic_blocked',
+  'safety.filter_triggered',
+] as const;
+
+export type WebhookEventType = (typeof WebhookEventTypes)[number];
+
+export function isWebhookEventType(value: string): value is WebhookEventType {
+  return (WebhookEventTypes as readonly string[]).includes(value);
+}
+
+/** The JSON body of every delivery; its exact bytes are signed. */
+export interface WebhookEventBody {
+  /** `evt_…`: the same on every attempt; receivers deduplicate by it. */
+  id: string;
+  type: WebhookEventType;
+  /** ISO 8601 time of the change that caused the event. */
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * What `POST /webhooks/test` sends for each type: the shape of a real event of that type, with
+ * ids that name nothing stored and `test: true`.
+ */
+export function sampleEventData(type: WebhookEventType, ids: { conversationId: string; messageId: string }): Record<string, unknown> {
+  const conversation = { conversationId: ids.conversationId, avatarId: 'luna-001' };
+  const samples: Record<WebhookEventType, Record<string, unknown>> = {
+    'conversation.started': { ...conversation, personaId: null },
+    'conversation.ended': { ...conversation, reason: 'ended' },
+    'conversation.escalated': { ...conversation, reason: 'The user asked to talk to a person' },
+    'message.created': { ...conversation, message: { id: ids.messageId, role: 'user', content: 'Hello!' } },
+    'message.failed': { ...conversation, userMessageId: ids.messageId, error: { code: 'provider_error', message: 'The AI provider did not answer' } },
+    'avatar.updated': { avatarId: 'luna-001' },
+    'avatar.deleted': { avatarId: 'luna-001' },
+    'safety.escalation': { ...conversation, reason: 'The user asked to talk to a person' },
+    'safety.topic_blocked': { ...conversation, messageId: ids.messageId, topic: 'medical advice' },
+    'safety.filter_triggered': { ...conversation, messageId: ids.messageId, filter: 'profanity' },
+  };
+  return { ...samples[type], test: true };
+}
