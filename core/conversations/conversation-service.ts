@@ -141,7 +141,7 @@ export class ConversationService {
    * made, so no `audio_url` points at them. Call once at start, before serving.
    */
   async recoverInterrupted(): Promise<number> {
-    const { store, blobs } = this.#deps;
+    const { store, blobs, outbox } = this.#deps;
     let recovered = 0;
     for (;;) {
       const stranded = await store.messages.listByStatus('streaming', 100);
@@ -150,11 +150,20 @@ export class ConversationService {
         if (message.audioBase) await deleteReplyAudio(blobs, message.audioBase);
         if (message.content.trim() === '') await store.messages.delete(message.id);
         else {
-          await store.messages.update(message.id, {
+          const kept: MessageRecord = {
+            ...message,
             status: 'interrupted',
             audioKey: null,
             audioBase: null,
             audioError: message.audioBase ? 'the server stopped while this reply was being spoken' : null,
+          };
+          // Stored now for good: the webhook event its reply never got goes with it.
+          const conversation = await store.conversations.findById(message.conversationId);
+          await store.transaction(async (tx) => {
+            await tx.messages.update(message.id, { status: kept.status, audioKey: null, audioBase: null, audioError: kept.audioError });
+            if (conversation) {
+              await outbox.enqueue(tx, { accountId: conversation.accountId, mode: conversation.mode }, 'message.created', messageCreated(conversation, kept));
+            }
           });
         }
         recovered++;

@@ -107,6 +107,8 @@ export interface ConversationRepository {
   create(conversation: ConversationRecord): Promise<void>;
   /** The conversation if `owner` may see it; undefined otherwise (callers answer 404). */
   find(owner: Owner, id: string): Promise<ConversationRecord | undefined>;
+  /** Any owner's conversation: for background work (crash recovery), never for a caller's request. */
+  findById(id: string): Promise<ConversationRecord | undefined>;
   update(
     id: string,
     patch: Partial<Pick<ConversationRecord, 'status' | 'updatedAt' | 'endedAt' | 'endReason'>>,

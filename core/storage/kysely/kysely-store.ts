@@ -208,6 +208,10 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
       const [row] = (await byOwner.execute(db as Kysely<never>, [id, owner.accountId, owner.mode])).rows;
       return row && toConversation(row);
     },
+    async findById(id) {
+      const row = await db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toConversation(row);
+    },
     async update(id, patch) {
       await db
         .updateTable('conversations')

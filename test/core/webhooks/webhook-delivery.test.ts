@@ -271,4 +271,29 @@ describe('Webhook delivery: retries, failing, e-mail', () => {
     assert.deepEqual(WebhookEventTypes.map((type) => byType.get(type)), ids, 'the ids sendTest returned');
     assert.ok(receiver.received.every((e) => e.verified && e.body.data.test === true));
   });
+
+  it('a reply a crash left half-written is sent as message.created when the next start keeps it', async (t) => {
+    const { service, owner, receiver, drain } = await setup(t);
+    await service.webhooks.create(owner, { url: receiver.url, events: ['message.created'], secret: SECRET });
+    const conversation = await service.conversations.create(owner, { avatarId: 'luna-001' });
+    const stranded = {
+      id: service.ids.next('msg'),
+      conversationId: conversation.id,
+      role: 'assistant' as const,
+      content: 'I was saying',
+      status: 'streaming' as const,
+      audioKey: null,
+      audioBase: null,
+      audioError: null,
+      aiTokens: 0,
+      ttsCharacters: 0,
+      createdAt: T0,
+    };
+    await service.store.messages.create(stranded);
+    assert.equal(await service.conversations.recoverInterrupted(), 1);
+    await drain();
+    assert.deepEqual(receiver.received.map((e) => e.body.data), [
+      { conversationId: conversation.id, avatarId: 'luna-001', message: { id: stranded.id, role: 'assistant', content: 'I was saying' } },
+    ]);
+  });
 });
