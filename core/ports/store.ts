@@ -247,6 +247,8 @@ export interface WebhookDeliveryRepository {
   update(id: string, patch: DeliveryPatch): Promise<void>;
   /** Cancels the webhook's pending deliveries (it was disabled). */
   cancelPending(webhookId: string): Promise<number>;
+  /** Deletes finished deliveries created before `before`, and events left with no delivery; returns how many deliveries. */
+  prune(before: number): Promise<number>;
   /** The webhook's deliveries, newest first; at most `limit` of those whose id sorts before `before`. */
   listByWebhook(webhookId: string, page: { limit: number; before?: string }): Promise<DeliveryRecord[]>;
 }

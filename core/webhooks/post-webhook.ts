@@ -54,7 +54,7 @@ export class WebhookPoster {
   constructor(settings: WebhookPosterSettings) {
     this.#settings = settings;
     this.#lookup = guardedLookup(settings.policy);
-    const agentOptions = { keepAlive: true, maxSockets: 16, maxFreeSockets: 16 };
+    const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16 };
     this.#http = new http.Agent(agentOptions);
     this.#https = new https.Agent(agentOptions);
   }

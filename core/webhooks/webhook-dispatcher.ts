@@ -27,6 +27,8 @@ export interface WebhookDispatcherSettings {
   perWebhook?: number;
   /** How often due retries (and other processes' events) are looked for. */
   pollIntervalMs?: number;
+  /** How long finished deliveries stay in the log (and their events in the outbox). Default 30 days. */
+  retentionMs?: number;
   onError?: (message: string, error?: unknown) => void;
 }
 
@@ -42,20 +44,37 @@ export class WebhookDispatcher {
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #perWebhook = new Map<string, number>();
   #timer: ReturnType<typeof setInterval> | undefined;
+  #pruner: ReturnType<typeof setInterval> | undefined;
+  #pruning: Promise<number> | undefined;
   #unsubscribe: (() => void) | undefined;
   #claiming: Promise<number> | undefined;
   #again = false;
   #closed = false;
 
   constructor(settings: WebhookDispatcherSettings) {
-    this.#s = { maxInFlight: 64, perWebhook: 8, pollIntervalMs: 1000, ...settings };
+    this.#s = { maxInFlight: 256, perWebhook: 8, pollIntervalMs: 1000, retentionMs: 30 * 24 * 3_600_000, ...settings };
   }
 
   start(): void {
     this.#unsubscribe = this.#s.outbox.onEnqueued(() => this.#wake());
     this.#timer = setInterval(() => this.#wake(), this.#s.pollIntervalMs);
     this.#timer.unref();
+    this.#pruner = setInterval(() => void this.prune(), 3_600_000);
+    this.#pruner.unref();
+    void this.prune();
     this.#wake();
+  }
+
+  /** Forgets finished deliveries older than the retention period; returns how many. */
+  prune(): Promise<number> {
+    this.#pruning ??= this.#s.store.webhookDeliveries
+      .prune(this.#s.clock.now() - this.#s.retentionMs)
+      .catch((error) => {
+        this.#s.onError?.('pruning old webhook deliveries failed', error);
+        return 0;
+      })
+      .finally(() => (this.#pruning = undefined));
+    return this.#pruning;
   }
 
   /** Sends everything due now and waits for the outcomes (tests on a manual clock; operators' tools). */
@@ -71,8 +90,9 @@ export class WebhookDispatcher {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer) clearInterval(this.#timer);
+    if (this.#pruner) clearInterval(this.#pruner);
     this.#unsubscribe?.();
-    await this.#claiming;
+    await Promise.all([this.#claiming, this.#pruning]);
     await Promise.all(this.#inFlight.values());
     this.#s.sender.close();
   }

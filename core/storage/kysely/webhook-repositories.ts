@@ -178,6 +178,19 @@ export function webhookDeliveryRepository(db: Kysely<Database>): WebhookDelivery
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
+    async prune(before) {
+      const result = await db
+        .deleteFrom('webhook_deliveries')
+        .where('status', '!=', 'pending')
+        .where('created_at', '<', before)
+        .executeTakeFirst();
+      await db
+        .deleteFrom('webhook_events')
+        .where('created_at', '<', before)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries').select('id').whereRef('webhook_deliveries.event_id', '=', 'webhook_events.id'))))
+        .execute();
+      return Number(result.numDeletedRows);
+    },
     async listByWebhook(webhookId, page) {
       let query = db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('id', 'desc');
       if (page.before !== undefined) query = query.where('id', '<', page.before);

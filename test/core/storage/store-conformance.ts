@@ -306,6 +306,10 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       assert.ok(log[0]!.id > log[1]!.id, 'newest first');
       await store.webhooks.delete(a.id);
       assert.deepEqual(await store.webhookDeliveries.listByWebhook(a.id, { limit: 10 }), [], 'deleting a webhook deletes its deliveries');
+      await enqueue([b.id], 1_500);
+      assert.equal(await store.webhookDeliveries.prune(9_500), 6, 'finished deliveries before the cut-off go; pending ones and later ones stay');
+      assert.deepEqual((await store.webhookDeliveries.listByWebhook(b.id, { limit: 10 })).map((d) => d.status), ['pending']);
+      assert.equal((await store.webhookDeliveries.claimDue({ ...options, now: 50_000, lockedUntil: 60_000 })).length, 1, 'the pending one still has its event');
     });
 
     it('commits every write of a successful transaction', async () => {
