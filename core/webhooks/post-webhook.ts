@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { ReceiverPolicy } from './address-policy.js';
-import { connectedAddressReason, guardedLookup } from './address-policy.js';
+import { isIP } from 'node:net';
+import { connectedAddressReason, forbiddenAddressReason, guardedLookup } from './address-policy.js';
 
 /** How much of a receiver's answer is read; the rest is dropped (a receiver must not make us buffer). */
 export const RESPONSE_BODY_LIMIT = 64 * 1024;
@@ -65,6 +66,8 @@ export class WebhookPoster {
     const url = new URL(request.url);
     const secure = url.protocol === 'https:';
     const body = Buffer.from(request.body, 'utf8');
+    const refusal = this.#refusal(url);
+    if (refusal) return Promise.resolve({ status: undefined, error: refusal, durationMs: 0 });
     return new Promise<WebhookResponse>((resolve) => {
       let settled = false;
       const finish = (status: number | undefined, error: string | undefined) => {
@@ -127,6 +130,18 @@ export class WebhookPoster {
       });
       req.end(body);
     });
+  }
+
+  /**
+   * What the policy refuses before any connection: plain http, and IP-literal hosts (Node connects to
+   * those without a lookup). Names are checked by the lookup, on the addresses connected to.
+   */
+  #refusal(url: URL): string | undefined {
+    if (this.#settings.policy.allowInsecure) return undefined;
+    if (url.protocol !== 'https:') return 'the receiver URL must use https';
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const reason = isIP(host) ? forbiddenAddressReason(host) : undefined;
+    return reason && `the receiver's address ${host} is not allowed (${reason})`;
   }
 
   close(): void {

@@ -269,6 +269,10 @@ describe('Webhooks in production mode: receiver addresses', () => {
       assert.equal(response.status, undefined);
       assert.match(response.error ?? '', /loopback/);
       assert.equal(receiver.received.length, 0, 'no request reached the address');
+      const literal = await poster.post({ url: `https://127.0.0.1:${port}/hooks`, body: '{}', secret: SECRET, eventId: 'evt_x', eventType: 'message.created', attempt: 1 });
+      assert.match(literal.error ?? '', /127\.0\.0\.1 is not allowed \(loopback\)/, 'an address literal is refused before connecting');
+      const plain = await poster.post({ url: `http://hooks.example.com/in`, body: '{}', secret: SECRET, eventId: 'evt_x', eventType: 'message.created', attempt: 1 });
+      assert.match(plain.error ?? '', /https/, 'a webhook registered as http before production mode is not sent in clear');
     } finally {
       poster.close();
       await receiver.close();
