@@ -13,5 +13,10 @@ export function startupNotes(config: ServerConfig): string[] {
       `Warning: DEV_BOOTSTRAP is on and HOST is ${config.host}: anyone who reaches this server can open demo sessions, on your configured AI and speech vendors. Set NODE_ENV=production (or DEV_BOOTSTRAP=false) for a server others can reach.`,
     );
   }
+  if (config.allowInsecureWebhooks && !LOOPBACK.test(config.host)) {
+    notes.push(
+      `Warning: ALLOW_INSECURE_WEBHOOKS is on and HOST is ${config.host}: anyone with an API key can make this server POST to its own network (loopback, private addresses, cloud metadata). Set NODE_ENV=production (or ALLOW_INSECURE_WEBHOOKS=false) for a server others can reach.`,
+    );
+  }
   return notes;
 }
