@@ -163,7 +163,7 @@ describe('Process level: webhooks survive SIGKILL', () => {
     assert.equal(first.headers['x-service-delivery-attempt'], '1');
 
     await s.restart();
-    await receiver.waitFor((events) => events.length >= 2, 20_000).catch((error: Error) => assert.fail(`${error.message}\n${s.output()}`));
+    await receiver.waitFor((events) => events.length >= 2, 30_000).catch((error: Error) => assert.fail(`${error.message}\n${s.output()}`));
     const second = receiver.received[1]!;
     assert.equal(second.body.id, eventId, 'the same event id after the restart');
     assert.equal(second.headers['x-service-event-id'], eventId);
@@ -214,7 +214,7 @@ describe('Process level: webhooks survive SIGKILL', () => {
     await new Promise<void>((resolve) => relay.listen(hookPort, '127.0.0.1', resolve));
 
     await s.restart();
-    await receiver.waitFor((events) => events.length >= 1, 20_000).catch((error: Error) => assert.fail(`${error.message}\n${s.output()}`));
+    await receiver.waitFor((events) => events.length >= 1, 30_000).catch((error: Error) => assert.fail(`${error.message}\n${s.output()}`));
     const event = receiver.received[0]!;
     assert.equal(event.body.id, before!.event_id, 'the event id GET /deliveries reported before the kill');
     assert.equal(event.headers['x-service-event-id'], before!.event_id);
