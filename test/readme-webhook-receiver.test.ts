@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,16 +9,10 @@ import { WebhookPoster } from '../core/index.js';
 import { repoRoot } from './support/repo-root.js';
 import { startTestServer } from './support/test-server.js';
 import type { TestServer } from './support/test-server.js';
+import { freePort } from './support/processes.js';
 
 const SECRET = 'readme-receiver-secret-0123456789';
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The README's webhook receiver, run as a user would run it: the `js` block under "Webhooks" is

@@ -10,12 +10,8 @@
  * The last test kills the real CLI process mid-reply and restarts it on the same data folder.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createNetServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -37,6 +33,8 @@ import { splitBytes, startReplayServer } from '../support/replay-server.js';
 import type { RecordedRequest, ReplayResponse, ReplayServer } from '../support/replay-server.js';
 import { readSse } from '../support/sse-client.js';
 import type { SseEvent } from '../support/sse-client.js';
+import { freePort, killCli, startCli, until } from '../support/processes.js';
+import type { Cli } from '../support/processes.js';
 
 // ---------------------------------------------------------------------------------------------
 // Vendor wire formats (recorded fixtures, and replies built in the same shape)
@@ -212,13 +210,6 @@ async function startFaultServer(env: Record<string, string>): Promise<FaultServe
   };
 }
 
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Client helpers and the properties every fault must keep
@@ -232,15 +223,7 @@ interface StoredMessage {
   audio_error?: string;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 async function conversation(t: FaultServer, body: Record<string, unknown>): Promise<string> {
   const res = await t.request('/v1/conversations', { method: 'POST', json: { avatar_id: 'luna-001', ...body } });
@@ -671,33 +654,6 @@ describe('Fallback: AI_FALLBACK=local and TTS_FALLBACK=local replace a failing v
 // ---------------------------------------------------------------------------------------------
 // Process level: the real CLI killed mid-reply and restarted on the same data folder
 
-interface Cli {
-  child: ChildProcess;
-  output: () => string;
-}
-
-async function startCli(env: Record<string, string>): Promise<Cli> {
-  const child = spawn(process.execPath, [join(repoRoot, 'dist/server/cli.js'), 'serve'], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  await until(() => exited || /listening on/.test(out), 'the CLI to listen', 15_000);
-  assert.ok(!exited, `the CLI exited: ${out}`);
-  return { child, output: () => out };
-}
-
-async function kill(cli: Cli | undefined): Promise<void> {
-  if (!cli || cli.child.exitCode !== null || cli.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => cli.child.once('exit', resolve));
-  cli.child.kill('SIGKILL');
-  await exited;
-}
-
 describe('Process level: SIGKILL mid-reply, restart on the same DATA_DIR', () => {
   const sentences = Array.from({ length: 60 }, (_, i) => `Part ${i + 1} of the long story is told here.`);
   const LONG_REPLY = sentences.join(' ');
@@ -717,7 +673,7 @@ describe('Process level: SIGKILL mid-reply, restart on the same DATA_DIR', () =>
     dataDir = await mkdtemp(join(tmpdir(), 'avatar-crash-'));
   });
   after(async () => {
-    for (const cli of clis) await kill(cli);
+    for (const cli of clis) await killCli(cli);
     await vendor?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -771,7 +727,7 @@ describe('Process level: SIGKILL mid-reply, restart on the same DATA_DIR', () =>
     assert.ok(!ended, `the stream ended before the crash: ${streamed}`);
     const clipBeforeCrash = (await fetch(audioUrls[0]!)).status;
 
-    await kill(first);
+    await killCli(first);
     await reading;
     const second = await startCli(env);
     clis.push(second);

@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { connect, createServer as createNetServer } from 'node:net';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { TestContext } from 'node:test';
-import { repoRoot } from '../support/repo-root.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import type { Receiver } from '../support/webhook-receiver.js';
+import { freePort, killCli, startCli, until } from '../support/processes.js';
+import type { Cli } from '../support/processes.js';
 
 const SECRET = 'whsec-restart-0123456789abcdef';
 
@@ -24,49 +23,10 @@ interface Delivery {
   error: string | null;
 }
 
-// The CLI helpers of faults.test.ts (not exported there).
-interface Cli {
-  child: ChildProcess;
-  output: () => string;
-}
 
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
-async function startCli(env: Record<string, string>): Promise<Cli> {
-  const child = spawn(process.execPath, [join(repoRoot, 'dist/server/cli.js'), 'serve'], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  await until(() => exited || /listening on/.test(out), 'the CLI to listen', 15_000);
-  assert.ok(!exited, `the CLI exited: ${out}`);
-  return { child, output: () => out };
-}
 
-async function kill(cli: Cli | undefined): Promise<void> {
-  if (!cli || cli.child.exitCode !== null || cli.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => cli.child.once('exit', resolve));
-  cli.child.kill('SIGKILL');
-  await exited;
-}
 
 /**
  * A CLI server on a fresh DATA_DIR with the demo key and one webhook (conversation.started →
@@ -77,7 +37,7 @@ async function scenario(t: TestContext, hookUrl: string, extraEnv: Record<string
   const dataDir = await mkdtemp(join(tmpdir(), 'avatar-webhook-restart-'));
   const clis: Cli[] = [];
   t.after(async () => {
-    for (const cli of clis) await kill(cli);
+    for (const cli of clis) await killCli(cli);
     await rm(dataDir, { recursive: true, force: true });
   });
   const port = await freePort();
@@ -118,9 +78,9 @@ async function scenario(t: TestContext, hookUrl: string, extraEnv: Record<string
       assert.equal(res.status, 200, res.text);
       return res.body.deliveries as Delivery[];
     },
-    killServer: () => kill(clis.at(-1)),
+    killServer: () => killCli(clis.at(-1)),
     async restart(): Promise<void> {
-      await kill(clis.at(-1));
+      await killCli(clis.at(-1));
       clis.push(await startCli(env));
     },
     output: () => clis.map((cli, i) => `--- process ${i + 1}\n${cli.output()}`).join('\n'),

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { ManualClock } from '../../../core/clock.js';
 import { EmlFileMailer } from '../../../core/mail/eml-file-mailer.js';
 import { SmtpMailer } from '../../../core/mail/smtp-mailer.js';
 import type { MailMessage, Mailer } from '../../../core/ports/mailer.js';
+import { freePort } from '../../support/processes.js';
 
 /**
  * One conformance suite for the Mailer port, run against every implementation: `.eml` files in a
@@ -158,14 +158,6 @@ async function smtpHarness(options: SmtpOptions = {}): Promise<Harness> {
   return { mailer, delivered: async () => [...messages] };
 }
 
-/** A local port with nothing listening on it. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 // ---- The conformance suite ---------------------------------------------------------------------
 
@@ -278,7 +270,7 @@ describe('EmlFileMailer', () => {
 
 describe('SmtpMailer', () => {
   it('rejects when the SMTP server is down', async () => {
-    const mailer = new SmtpMailer({ url: `smtp://127.0.0.1:${await deadPort()}`, from: FROM });
+    const mailer = new SmtpMailer({ url: `smtp://127.0.0.1:${await freePort()}`, from: FROM });
     cleanups.push(() => mailer.close());
     await assert.rejects(mailer.send(notice), (error: Error & { code?: string }) => error instanceof Error && /ECONNREFUSED|ECONNECTION/.test(`${error.code} ${error.message}`));
   });
