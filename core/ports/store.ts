@@ -192,7 +192,7 @@ export interface WebhookRepository {
   delete(id: string): Promise<void>;
 }
 
-/** An event as stored in the outbox: the exact JSON bytes every attempt sends. */
+/** An event on its way into the outbox: the exact JSON bytes every attempt sends. */
 export interface WebhookEventRecord {
   id: string;
   accountId: string;
@@ -236,8 +236,17 @@ export interface ClaimedDelivery {
 }
 
 export interface WebhookDeliveryRepository {
-  /** Stores an event and one pending delivery per webhook, due at once (the transactional outbox). */
+  /**
+   * Writes the event to the outbox, one row per webhook: call it in the transaction of the change
+   * that causes the event. Deliveries appear once {@link relayOutbox} has moved the rows.
+   */
   enqueue(event: WebhookEventRecord, deliveries: readonly { id: string; webhookId: string }[]): Promise<void>;
+  /**
+   * Moves up to `limit` outbox rows, oldest first, to pending deliveries due at their event's time
+   * (cancelled for a disabled webhook, dropped for a deleted one); returns how many rows it took.
+   * Call it inside a transaction.
+   */
+  relayOutbox(limit: number): Promise<number>;
   /**
    * Claims pending deliveries due by `now` and not held by anyone, holding them until `lockedUntil`:
    * at most `limit` in all and `perWebhook` per webhook, none of `skipWebhooks`. Atomic, so two
@@ -247,7 +256,7 @@ export interface WebhookDeliveryRepository {
   update(id: string, patch: DeliveryPatch): Promise<void>;
   /** Cancels the webhook's pending deliveries (it was disabled). */
   cancelPending(webhookId: string): Promise<number>;
-  /** Deletes finished deliveries created before `before`, and events left with no delivery; returns how many deliveries. */
+  /** Deletes finished deliveries created before `before`; returns how many. */
   prune(before: number): Promise<number>;
   /** The webhook's deliveries, newest first; at most `limit` of those whose id sorts before `before`. */
   listByWebhook(webhookId: string, page: { limit: number; before?: string }): Promise<DeliveryRecord[]>;

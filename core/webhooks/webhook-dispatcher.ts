@@ -1,9 +1,12 @@
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../ports/mailer.js';
-import type { ClaimedDelivery, Store, WebhookRecord } from '../ports/store.js';
+import type { ClaimedDelivery, DeliveryPatch, Store, WebhookRecord } from '../ports/store.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
 import type { WebhookRequest, WebhookResponse } from './post-webhook.js';
 import { isoTime } from '../clock.js';
+
+/** Outbox rows moved to deliveries per transaction. */
+const RELAY_BATCH = 500;
 
 /** Sends one attempt; {@link WebhookPoster} over HTTP, or anything with the same answer. */
 export interface WebhookSender {
@@ -41,14 +44,21 @@ export interface WebhookDispatcherSettings {
  */
 export class WebhookDispatcher {
   readonly #s: Required<Omit<WebhookDispatcherSettings, 'mailer' | 'onError'>> & Pick<WebhookDispatcherSettings, 'mailer' | 'onError'>;
+  /** Attempts running, by delivery id. */
   readonly #inFlight = new Map<string, Promise<void>>();
-  readonly #perWebhook = new Map<string, number>();
+  /** Per webhook with claimed work: attempts running (never above the cap) and claimed ones waiting for a slot. */
+  readonly #webhooks = new Map<string, { running: number; waiting: ClaimedDelivery[] }>();
+  #claimed = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #pruner: ReturnType<typeof setInterval> | undefined;
   #pruning: Promise<number> | undefined;
   #unsubscribe: (() => void) | undefined;
   #claiming: Promise<number> | undefined;
   #again = false;
+  /** Events may wait in the outbox (one was stored, or another process may have stored some). */
+  #outboxDirty = true;
+  /** Outcomes waiting to be written together (see {@link #record}). */
+  #outcomes: { id: string; patch: DeliveryPatch; settle: (error?: unknown) => void }[] = [];
   #closed = false;
 
   constructor(settings: WebhookDispatcherSettings) {
@@ -56,8 +66,8 @@ export class WebhookDispatcher {
   }
 
   start(): void {
-    this.#unsubscribe = this.#s.outbox.onEnqueued(() => this.#wake());
-    this.#timer = setInterval(() => this.#wake(), this.#s.pollIntervalMs);
+    this.#unsubscribe = this.#s.outbox.onEnqueued(() => this.#wake(true));
+    this.#timer = setInterval(() => this.#wake(true), this.#s.pollIntervalMs);
     this.#timer.unref();
     this.#pruner = setInterval(() => void this.prune(), 3_600_000);
     this.#pruner.unref();
@@ -80,6 +90,7 @@ export class WebhookDispatcher {
   /** Sends everything due now and waits for the outcomes (tests on a manual clock; operators' tools). */
   async drain(): Promise<void> {
     for (;;) {
+      this.#outboxDirty = true;
       const claimed = await this.#claim();
       if (claimed === 0 && this.#inFlight.size === 0) return;
       await Promise.all(this.#inFlight.values());
@@ -93,11 +104,12 @@ export class WebhookDispatcher {
     if (this.#pruner) clearInterval(this.#pruner);
     this.#unsubscribe?.();
     await Promise.all([this.#claiming, this.#pruning]);
-    await Promise.all(this.#inFlight.values());
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight.values());
     this.#s.sender.close();
   }
 
-  #wake(): void {
+  #wake(outbox = false): void {
+    if (outbox) this.#outboxDirty = true;
     if (this.#closed) return;
     if (this.#claiming) {
       this.#again = true;
@@ -113,10 +125,14 @@ export class WebhookDispatcher {
       let total = 0;
       do {
         this.#again = false;
-        const room = this.#s.maxInFlight - this.#inFlight.size;
+        if (this.#outboxDirty) {
+          this.#outboxDirty = false;
+          await this.#relay();
+        }
+        const room = this.#s.maxInFlight - this.#claimed;
         if (room <= 0 || this.#closed) break;
         const now = this.#s.clock.now();
-        const skipWebhooks = [...this.#perWebhook].filter(([, n]) => n >= this.#s.perWebhook).map(([id]) => id);
+        const skipWebhooks = [...this.#webhooks].filter(([, w]) => w.running + w.waiting.length >= this.#s.perWebhook).map(([id]) => id);
         const claimed = await this.#s.store.webhookDeliveries.claimDue({
           now,
           lockedUntil: now + this.#s.leaseMs,
@@ -136,16 +152,38 @@ export class WebhookDispatcher {
     });
   }
 
+  /**
+   * Runs a claimed delivery, or keeps it until its webhook has a free slot: at most `perWebhook`
+   * attempts per webhook run at once. A waiting delivery starts when one of its webhook's attempts
+   * ends (well within its claim's lease), without asking the store; the store is asked again only
+   * when a webhook has nothing left waiting.
+   */
+  /** Moves everything in the outbox to deliveries, a batch per transaction. */
+  async #relay(): Promise<void> {
+    while ((await this.#s.store.transaction((tx) => tx.webhookDeliveries.relayOutbox(RELAY_BATCH))) === RELAY_BATCH);
+  }
+
   #start(item: ClaimedDelivery): void {
     const webhookId = item.webhook.id;
-    this.#perWebhook.set(webhookId, (this.#perWebhook.get(webhookId) ?? 0) + 1);
+    let webhook = this.#webhooks.get(webhookId);
+    if (!webhook) this.#webhooks.set(webhookId, (webhook = { running: 0, waiting: [] }));
+    this.#claimed++;
+    if (webhook.running < this.#s.perWebhook) this.#run(item, webhook);
+    else webhook.waiting.push(item);
+  }
+
+  #run(item: ClaimedDelivery, webhook: { running: number; waiting: ClaimedDelivery[] }): void {
+    webhook.running++;
     const running = this.#attempt(item)
       .catch((error) => this.#s.onError?.(`recording delivery ${item.delivery.id} failed; it is retried when its claim lapses`, error))
       .finally(() => {
         this.#inFlight.delete(item.delivery.id);
-        const left = (this.#perWebhook.get(webhookId) ?? 1) - 1;
-        if (left === 0) this.#perWebhook.delete(webhookId);
-        else this.#perWebhook.set(webhookId, left);
+        this.#claimed--;
+        webhook.running--;
+        // Once closing, waiting deliveries stay unsent: their claims lapse and the next start sends them.
+        const next = this.#closed ? undefined : webhook.waiting.shift();
+        if (next) return this.#run(next, webhook);
+        if (webhook.running === 0) this.#webhooks.delete(item.webhook.id);
         this.#wake();
       });
     this.#inFlight.set(item.delivery.id, running);
@@ -177,7 +215,7 @@ export class WebhookDispatcher {
       lastDurationMs: response.durationMs,
     };
     if (response.error === undefined) {
-      await store.webhookDeliveries.update(delivery.id, { ...outcome, status: 'succeeded', nextAttemptAt: null });
+      await this.#record(delivery.id, { ...outcome, status: 'succeeded', nextAttemptAt: null });
       if (webhook.status === 'failing') {
         await store.webhooks.transition(webhook.id, 'failing', { status: 'active', statusReason: null, statusSince: now, updatedAt: now });
       }
@@ -198,7 +236,7 @@ export class WebhookDispatcher {
       return;
     }
     const delay = retrySchedule[attempt - 1];
-    await store.webhookDeliveries.update(delivery.id, {
+    await this.#record(delivery.id, {
       ...outcome,
       ...(delay === undefined ? { status: 'failed', nextAttemptAt: null } : { status: 'pending', nextAttemptAt: now + delay }),
     });
@@ -207,6 +245,29 @@ export class WebhookDispatcher {
       const reason = response.error;
       const changed = await store.webhooks.transition(webhook.id, 'active', { status: 'failing', statusReason: reason, statusSince: now, updatedAt: now });
       if (changed) await this.#tellOwner(webhook, { since: now, lastError: reason, eventId: delivery.eventId, finalRetryAt: delay === undefined ? undefined : now + delay });
+    }
+  }
+
+  /**
+   * Writes an attempt's outcome. Outcomes of attempts that end close together are written in one
+   * transaction: one commit for many deliveries instead of one each (bench/README.md, webhook-delivery).
+   */
+  #record(id: string, patch: DeliveryPatch): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.#outcomes.length === 0) setImmediate(() => void this.#writeOutcomes());
+      this.#outcomes.push({ id, patch, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+    });
+  }
+
+  async #writeOutcomes(): Promise<void> {
+    const batch = this.#outcomes.splice(0);
+    try {
+      await this.#s.store.transaction(async (tx) => {
+        for (const { id, patch } of batch) await tx.webhookDeliveries.update(id, patch);
+      });
+      for (const outcome of batch) outcome.settle();
+    } catch (error) {
+      for (const outcome of batch) outcome.settle(error);
     }
   }
 

@@ -117,6 +117,8 @@ export class WebhookService {
   /** The webhook's deliveries, newest first. */
   async deliveries(owner: Owner, id: string, page: { limit: number; startingAfter?: string }): Promise<Page<DeliveryRecord>> {
     await this.get(owner, id);
+    // Events the dispatcher has not yet taken from the outbox are listed too (read your writes).
+    await this.#store.transaction((tx) => tx.webhookDeliveries.relayOutbox(10_000));
     const rows = await this.#store.webhookDeliveries.listByWebhook(id, {
       limit: page.limit + 1,
       ...(page.startingAfter !== undefined && { before: page.startingAfter }),

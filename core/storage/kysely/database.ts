@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Table shapes as the SQL engines store them (snake_case columns, epoch-millisecond times). */
 
 export interface AccountsTable {
@@ -84,12 +86,13 @@ export interface WebhooksTable {
   updated_at: number;
 }
 
-export interface WebhookEventsTable {
-  id: string;
-  account_id: string;
-  mode: string;
-  type: string;
-  /** The exact JSON sent on every attempt. */
+export interface WebhookOutboxTable {
+  /** Insertion order (SQLite's rowid); generated. */
+  seq: Generated<number>;
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
   body: string;
   created_at: number;
 }
@@ -99,6 +102,8 @@ export interface WebhookDeliveriesTable {
   webhook_id: string;
   event_id: string;
   event_type: string;
+  /** The exact JSON sent on every attempt. */
+  body: string;
   status: string;
   attempts: number;
   next_attempt_at: number | null;
@@ -117,6 +122,6 @@ export interface Database {
   messages: MessagesTable;
   usage_daily: UsageDailyTable;
   webhooks: WebhooksTable;
-  webhook_events: WebhookEventsTable;
+  webhook_outbox: WebhookOutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;
 }

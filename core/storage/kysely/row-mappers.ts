@@ -104,7 +104,7 @@ export function toWebhook(row: Selectable<WebhooksTable>): WebhookRecord {
   };
 }
 
-export function toDelivery(row: Selectable<WebhookDeliveriesTable>): DeliveryRecord {
+export function toDelivery(row: Omit<Selectable<WebhookDeliveriesTable>, 'body'>): DeliveryRecord {
   return {
     id: row.id,
     webhookId: row.webhook_id,

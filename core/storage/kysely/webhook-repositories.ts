@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DeliveryPatch, WebhookDeliveryRepository, WebhookPatch, WebhookRepository } from '../../ports/store.js';
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from './database.js';
@@ -108,62 +107,123 @@ function deliveryRow(patch: DeliveryPatch): Partial<WebhookDeliveriesTable> {
   };
 }
 
+/** The delivery log's columns: everything but the body. */
+const LOG_COLUMNS = [
+  'id',
+  'webhook_id',
+  'event_id',
+  'event_type',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'locked_until',
+  'last_attempt_at',
+  'last_response_status',
+  'last_error',
+  'last_duration_ms',
+  'created_at',
+] as const;
+
+const [P3, P4, P5, P6] = ['\u0000p3', '\u0000p4', '\u0000p5', '\u0000p6'];
+
 export function webhookDeliveryRepository(db: Kysely<Database>): WebhookDeliveryRepository {
+  // The write on the message path (an event for one webhook): compiled once, on first use.
+  let enqueueOne: PrecompiledQuery<unknown> | undefined;
   return {
     async enqueue(event, deliveries) {
-      await db
-        .insertInto('webhook_events')
-        .values({ id: event.id, account_id: event.accountId, mode: event.mode, type: event.type, body: event.body, created_at: event.createdAt })
-        .execute();
       if (deliveries.length === 0) return;
+      if (deliveries.length === 1) {
+        enqueueOne ??= precompile(
+          db.insertInto('webhook_outbox').values({ delivery_id: P1, webhook_id: P2, event_id: P3, event_type: P4, body: P5, created_at: P6 as unknown as number }),
+          [P1, P2, P3, P4, P5, P6],
+        );
+        const [only] = deliveries;
+        await enqueueOne.execute(db as Kysely<never>, [only!.id, only!.webhookId, event.id, event.type, event.body, event.createdAt]);
+        return;
+      }
       await db
-        .insertInto('webhook_deliveries')
+        .insertInto('webhook_outbox')
         .values(
           deliveries.map((d) => ({
-            id: d.id,
+            delivery_id: d.id,
             webhook_id: d.webhookId,
             event_id: event.id,
             event_type: event.type,
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: event.createdAt,
-            locked_until: null,
+            body: event.body,
             created_at: event.createdAt,
           })),
         )
         .execute();
     },
+    async relayOutbox(limit) {
+      // Deleting first makes this transaction a writer from its first statement, so two processes
+      // relaying at once never take the same rows.
+      const taken = await db
+        .deleteFrom('webhook_outbox')
+        .where('seq', 'in', (eb) => eb.selectFrom('webhook_outbox').select('seq').orderBy('seq').limit(limit))
+        .returningAll()
+        .execute();
+      if (taken.length === 0) return 0;
+      const statuses = new Map(
+        (await db.selectFrom('webhooks').select(['id', 'status']).where('id', 'in', [...new Set(taken.map((row) => row.webhook_id))]).execute()).map((w) => [w.id, w.status]),
+      );
+      const rows = taken
+        .filter((row) => statuses.has(row.webhook_id))
+        .map((row) => {
+          const live = statuses.get(row.webhook_id) !== 'disabled';
+          return {
+            id: row.delivery_id,
+            webhook_id: row.webhook_id,
+            event_id: row.event_id,
+            event_type: row.event_type,
+            body: row.body,
+            status: live ? 'pending' : 'cancelled',
+            attempts: 0,
+            next_attempt_at: live ? row.created_at : null,
+            locked_until: null,
+            created_at: row.created_at,
+          };
+        });
+      // At most 100 rows a statement (10 parameters each), well under every engine's parameter limit.
+      for (let i = 0; i < rows.length; i += 100) await db.insertInto('webhook_deliveries').values(rows.slice(i, i + 100)).execute();
+      return taken.length;
+    },
     async claimDue({ now, lockedUntil, limit, perWebhook, skipWebhooks }) {
-      // One UPDATE … RETURNING: atomic on every engine, so concurrent dispatchers (processes) never
-      // claim one delivery twice. The window function caps each webhook's share of a claim, so a
-      // receiver with a long backlog cannot take every slot.
-      let due = db
-        .selectFrom('webhook_deliveries')
-        .select(['id', 'next_attempt_at', sql<number>`row_number() over (partition by webhook_id order by next_attempt_at, id)`.as('rank')])
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
-      if (skipWebhooks.length > 0) due = due.where('webhook_id', 'not in', skipWebhooks);
+      // Each live webhook's first `perWebhook` due deliveries (one index probe per webhook, however
+      // long anyone's backlog), oldest first across webhooks, so a receiver with a long backlog
+      // cannot take every slot. One UPDATE … RETURNING makes the claim atomic: concurrent
+      // dispatchers (processes) never claim one delivery twice.
+      let candidates = db
+        .selectFrom('webhooks as w')
+        .innerJoin('webhook_deliveries as d', (join) =>
+          join.on('d.id', 'in', (eb) =>
+            eb
+              .selectFrom('webhook_deliveries as x')
+              .select('x.id')
+              .whereRef('x.webhook_id', '=', 'w.id')
+              .where('x.status', '=', 'pending')
+              .where('x.next_attempt_at', '<=', now)
+              .where((e) => e.or([e('x.locked_until', 'is', null), e('x.locked_until', '<=', now)]))
+              .orderBy('x.next_attempt_at')
+              .limit(perWebhook),
+          ),
+        )
+        .select('d.id')
+        .where('w.status', '!=', 'disabled');
+      if (skipWebhooks.length > 0) candidates = candidates.where('w.id', 'not in', skipWebhooks);
       const claimed = await db
         .updateTable('webhook_deliveries')
         .set({ locked_until: lockedUntil })
-        .where('id', 'in', (eb) =>
-          eb.selectFrom(due.as('due')).select('due.id').where('due.rank', '<=', perWebhook).orderBy('due.next_attempt_at').limit(limit),
-        )
+        .where('id', 'in', candidates.orderBy('d.next_attempt_at').limit(limit))
         .returningAll()
         .execute();
       if (claimed.length === 0) return [];
       const webhookIds = [...new Set(claimed.map((row) => row.webhook_id))];
-      const [webhooks, events] = await Promise.all([
-        db.selectFrom('webhooks').selectAll().where('id', 'in', webhookIds).execute(),
-        db.selectFrom('webhook_events').select(['id', 'body']).where('id', 'in', [...new Set(claimed.map((row) => row.event_id))]).execute(),
-      ]);
+      const webhooks = await db.selectFrom('webhooks').selectAll().where('id', 'in', webhookIds).execute();
       const webhookById = new Map(webhooks.map((row) => [row.id, toWebhook(row)]));
-      const bodyById = new Map(events.map((row) => [row.id, row.body]));
       return claimed.flatMap((row) => {
         const webhook = webhookById.get(row.webhook_id);
-        const body = bodyById.get(row.event_id);
-        return webhook && body !== undefined ? [{ delivery: toDelivery(row), webhook, body }] : [];
+        return webhook ? [{ delivery: toDelivery(row), webhook, body: row.body }] : [];
       });
     },
     async update(id, patch) {
@@ -184,15 +244,10 @@ export function webhookDeliveryRepository(db: Kysely<Database>): WebhookDelivery
         .where('status', '!=', 'pending')
         .where('created_at', '<', before)
         .executeTakeFirst();
-      await db
-        .deleteFrom('webhook_events')
-        .where('created_at', '<', before)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries').select('id').whereRef('webhook_deliveries.event_id', '=', 'webhook_events.id'))))
-        .execute();
       return Number(result.numDeletedRows);
     },
     async listByWebhook(webhookId, page) {
-      let query = db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('id', 'desc');
+      let query = db.selectFrom('webhook_deliveries').select(LOG_COLUMNS).where('webhook_id', '=', webhookId).orderBy('id', 'desc');
       if (page.before !== undefined) query = query.where('id', '<', page.before);
       return (await query.limit(page.limit).execute()).map(toDelivery);
     },

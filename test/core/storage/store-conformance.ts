@@ -254,6 +254,8 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
     const enqueue = async (webhookIds: string[], at: number) => {
       const event = { id: ids.next('evt'), accountId: account.id, mode: 'test' as const, type: 'conversation.started', body: '{"id":"x"}', createdAt: at };
       await store.webhookDeliveries.enqueue(event, webhookIds.map((webhookId) => ({ id: ids.next('dlv'), webhookId })));
+      assert.equal(await store.transaction((tx) => tx.webhookDeliveries.relayOutbox(1)), webhookIds.length > 0 ? 1 : 0, 'relayed a batch of 1');
+      while ((await store.transaction((tx) => tx.webhookDeliveries.relayOutbox(1))) > 0);
       return event;
     };
 
@@ -310,6 +312,23 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       assert.equal(await store.webhookDeliveries.prune(9_500), 6, 'finished deliveries before the cut-off go; pending ones and later ones stay');
       assert.deepEqual((await store.webhookDeliveries.listByWebhook(b.id, { limit: 10 })).map((d) => d.status), ['pending']);
       assert.equal((await store.webhookDeliveries.claimDue({ ...options, now: 50_000, lockedUntil: 60_000 })).length, 1, 'the pending one still has its event');
+    });
+
+    it('keeps events in the outbox until relayed: pending for live webhooks, cancelled for disabled ones, dropped for deleted ones', async () => {
+      const live = newWebhook(account, ['conversation.started']);
+      const disabled = { ...newWebhook(account, ['conversation.started']), status: 'disabled' as const };
+      const deleted = newWebhook(account, ['conversation.started']);
+      for (const webhook of [live, disabled, deleted]) await store.webhooks.create(webhook);
+      const event = { id: ids.next('evt'), accountId: account.id, mode: 'test' as const, type: 'conversation.started', body: '{"n":1}', createdAt: 5_000 };
+      await store.webhookDeliveries.enqueue(event, [live, disabled, deleted].map((w) => ({ id: ids.next('dlv'), webhookId: w.id })));
+      assert.deepEqual(await store.webhookDeliveries.listByWebhook(live.id, { limit: 10 }), [], 'not a delivery until relayed');
+      await store.webhooks.delete(deleted.id);
+      assert.equal(await store.transaction((tx) => tx.webhookDeliveries.relayOutbox(100)), 3);
+      assert.equal(await store.transaction((tx) => tx.webhookDeliveries.relayOutbox(100)), 0, 'taken once');
+      const [pending] = await store.webhookDeliveries.listByWebhook(live.id, { limit: 10 });
+      assert.deepEqual([pending?.status, pending?.nextAttemptAt, pending?.eventId], ['pending', 5_000, event.id]);
+      assert.deepEqual((await store.webhookDeliveries.listByWebhook(disabled.id, { limit: 10 })).map((d) => d.status), ['cancelled']);
+      assert.deepEqual(await store.webhookDeliveries.listByWebhook(deleted.id, { limit: 10 }), []);
     });
 
     it('commits every write of a successful transaction', async () => {

@@ -211,6 +211,7 @@ describe('Webhook delivery: retries, failing, e-mail', () => {
     await service.webhookDispatcher.close(); // this test plays the dispatchers itself
     await service.webhooks.create(owner, { url: receiver.url, events: ['conversation.started'], secret: SECRET });
     await service.conversations.create(owner, { avatarId: 'luna-001' });
+    assert.equal(await service.store.transaction((tx) => tx.webhookDeliveries.relayOutbox(10)), 1, 'the event moves from the outbox');
     const claimed = await service.store.webhookDeliveries.claimDue({ now: clock.now(), lockedUntil: clock.now() + 5_000, limit: 10, perWebhook: 10, skipWebhooks: [] });
     assert.equal(claimed.length, 1, 'a first dispatcher claims the delivery, then dies');
     const again = await service.store.webhookDeliveries.claimDue({ now: clock.now(), lockedUntil: clock.now() + 5_000, limit: 10, perWebhook: 10, skipWebhooks: [] });
