@@ -15,6 +15,8 @@
  *    delivery is done), and with the dispatcher closed (only the outbox writes). The floor: the
  *    no-webhook service plus two raw signed posts per turn, sent as each turn ends — what any
  *    in-process delivery costs at least. Three services on three SQLite files; rounds rotate.
+ * 3. The same over HTTP, where users meet it: `POST /v1/conversations/:id/messages` on three real
+ *    servers (no webhook; webhook with the dispatcher closed; webhook delivering as it goes).
  *
  *   npm run build && node dist/bench/webhook-delivery.js [--events 5000] [--rounds 5] [--turns 300]
  */
@@ -34,6 +36,8 @@ import { isoTime } from '../core/clock.js';
 import { sampleEventData } from '../core/webhooks/webhook-events.js';
 import { scriptedProvider } from '../test/support/scripted-provider.js';
 import type { ReceiverReport } from './support/webhook-bench-receiver.js';
+import { instantProvider, startBenchServer } from './support/bench-server.js';
+import type { BenchServer } from './support/bench-server.js';
 
 const SECRET = 'bench-webhook-secret-0123456789';
 const PORTS = 8;
@@ -277,6 +281,52 @@ async function messagePath(dir: string, receiver: Receiver, turns: number, round
   return result;
 }
 
+/**
+ * The same comparison where users meet it: `POST /v1/conversations/:id/messages` over HTTP (auth,
+ * rate limit, validation, serialization), on real servers with a webhook subscribed to every
+ * event, delivering as they go (`live`) or with the dispatcher closed (`outbox_only`), ÷ a server
+ * without webhooks. One keep-alive client, one turn at a time; rounds rotate the servers.
+ */
+async function httpMessagePath(receiver: Receiver, turns: number, rounds: number) {
+  const open = () => startBenchServer({ aiProviders: [instantProvider(() => ['Hi! ', 'Nice to meet you.'])], speechProviders: [], defaultTtsProvider: 'browser', webhooks: { allowInsecure: true } });
+  const servers: Record<'off' | 'outbox_only' | 'live', BenchServer> = { off: await open(), outbox_only: await open(), live: await open() };
+  await servers.outbox_only.service.webhookDispatcher.close();
+  const cases = await Promise.all(
+    (Object.entries(servers) as [keyof typeof servers, BenchServer][]).map(async ([name, server], i) => {
+      const call = (path: string, body: unknown) =>
+        fetch(server.url + path, { method: 'POST', headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (res) => {
+          if (!res.ok) throw new Error(`${name}: ${path} answered ${res.status} ${await res.text()}`);
+          return res.json() as Promise<{ id: string }>;
+        });
+      if (name !== 'off') {
+        const { port, path, secret } = target(receiver, 200 + i);
+        await call('/v1/webhooks', { url: `http://127.0.0.1:${port}${path}`, events: WebhookEventTypes, secret });
+      }
+      const conversation = (await call('/v1/conversations', { avatar_id: 'luna-001' })).id;
+      return { name, server, turn: () => call(`/v1/conversations/${conversation}/messages`, { content: 'Hello there' }), ms: [] as number[] };
+    }),
+  );
+  const run = async (c: (typeof cases)[number], n: number) => {
+    const started = performance.now();
+    for (let i = 0; i < n; i++) await c.turn();
+    if (c.name === 'live') await c.server.service.webhookDispatcher.drain();
+    return (performance.now() - started) / n;
+  };
+  for (const c of cases) await run(c, 50);
+  for (let round = 0; round < rounds; round++) {
+    for (const c of cases.map((_, i) => cases[(i + round) % cases.length]!)) c.ms.push(await run(c, turns));
+    console.error(`HTTP message path, round ${round + 1}: ${cases.map((c) => `${c.name} ${c.ms.at(-1)!.toFixed(3)} ms`).join(', ')}`);
+  }
+  for (const { server } of cases) await server.close();
+  const offMs = cases[0]!.ms;
+  return Object.fromEntries(
+    cases.map((c) => [
+      c.name,
+      { ms_per_turn: summary(c.ms, 3), ...(c.name !== 'off' && { ratio: round3(median(c.ms) / median(offMs)), round_ratios: summary(c.ms.map((ms, i) => ms / offMs[i]!), 3) }) },
+    ]),
+  );
+}
+
 /** `n` message.created bodies as the outbox stores them (sendTest's sample data), with fresh ids. */
 function eventBodies(service: AvatarService, n: number, messageId?: string): { id: string; body: string }[] {
   return Array.from({ length: n }, () => {
@@ -308,6 +358,7 @@ async function main(): Promise<void> {
     const eight = await deliveryCase(delivery, receiver, 8, 1, events, rounds);
     await delivery.service.close();
     const path = await messagePath(dir, receiver, turns, rounds);
+    const overHttp = await httpMessagePath(receiver, turns, rounds);
     const result = {
       benchmark: 'webhook delivery: dispatcher vs raw node:http client; sendMessage with vs without webhooks',
       events,
@@ -315,6 +366,7 @@ async function main(): Promise<void> {
       deliveries: [one, eight],
       delivery_target: '>= 1000 deliveries/s',
       message_path: path,
+      http_message_path: overHttp,
       message_path_target: '<= 1.10x',
     };
     console.log(JSON.stringify(result, null, 2));

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AIProvider, AvatarService, ChatModel, SpeechProvider } from '../../core/index.js';
+import type { AIProvider, AvatarService, ChatModel, SpeechProvider, WebhookOptions } from '../../core/index.js';
 import { FsBlobStore, createAvatarService, createSqliteStore } from '../../core/index.js';
 import { attachHost, loadConfig } from '../../server/index.js';
 import { createServer } from 'node:http';
@@ -18,7 +18,7 @@ export interface BenchServer {
  * A real server (HTTP + realtime) on a temp SQLite file with one enterprise account whose limits
  * are far above the load, so benchmarks measure the service and not its rate limiter's refusals.
  */
-export async function startBenchServer(options: { aiProviders: AIProvider[]; speechProviders: SpeechProvider[]; defaultTtsProvider?: string }): Promise<BenchServer> {
+export async function startBenchServer(options: { aiProviders: AIProvider[]; speechProviders: SpeechProvider[]; defaultTtsProvider?: string; webhooks?: WebhookOptions }): Promise<BenchServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'avatar-bench-'));
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -31,6 +31,7 @@ export async function startBenchServer(options: { aiProviders: AIProvider[]; spe
     aiProviders: options.aiProviders,
     speechProviders: options.speechProviders,
     ...(options.defaultTtsProvider && { defaultTtsProvider: options.defaultTtsProvider }),
+    ...(options.webhooks && { webhooks: options.webhooks }),
   });
   await service.start();
   const host = attachHost(server, { service, config });
