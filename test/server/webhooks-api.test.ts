@@ -201,6 +201,23 @@ describe('Webhooks over HTTP', () => {
     assert.equal((await t.request('/v1/webhooks', { auth: null })).status, 401, 'webhooks need an API key');
   });
 
+  it('the OpenAPI document carries the routes and the event body', async () => {
+    const doc = (await (await t.request('/v1/openapi.json', { auth: null })).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+      webhooks: { event: { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } } };
+      components: { schemas: { WebhookEvent: { required: string[]; properties: { type: { enum: string[] } } } } };
+    };
+    for (const [path, method] of [['/v1/webhooks', 'post'], ['/v1/webhooks', 'get'], ['/v1/webhooks/{id}', 'get'], ['/v1/webhooks/{id}', 'patch'], ['/v1/webhooks/{id}', 'delete'], ['/v1/webhooks/{id}/deliveries', 'get'], ['/v1/webhooks/test', 'post']] as const) {
+      assert.ok(doc.paths[path]?.[method], `${method} ${path}`);
+    }
+    assert.equal(doc.webhooks.event.post.requestBody.content['application/json'].schema.$ref, '#/components/schemas/WebhookEvent');
+    const event = doc.components.schemas.WebhookEvent;
+    assert.deepEqual(event.required, ['id', 'type', 'timestamp', 'data']);
+    assert.ok(event.properties.type.enum.includes('message.created') && event.properties.type.enum.includes('safety.escalation'));
+    const received = receiver.received[0]!.body;
+    assert.deepEqual(Object.keys(received).sort(), [...event.required].sort(), 'a real event has exactly the documented fields');
+  });
+
   it('lists webhooks oldest first, paged', async () => {
     for (let i = 0; i < 3; i++) await t.request('/v1/webhooks', { method: 'POST', json: { url: receiver.url, events: ['avatar.updated'], secret: SECRET } });
     const first = await json(await t.request('/v1/webhooks?limit=2'));
