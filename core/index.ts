@@ -31,6 +31,8 @@ export { avatarPresets } from './avatars/avatar-presets.js';
 export { Verticals } from './personas/persona.js';
 export type { Persona, Vertical } from './personas/persona.js';
 export { personaPresets } from './personas/persona-presets.js';
+export { inspectVrm, MAX_VRM_JSON_BYTES } from './avatars/vrm-file.js';
+export type { VrmInfo } from './avatars/vrm-file.js';
 
 export { ConversationService } from './conversations/conversation-service.js';
 export type {
@@ -102,3 +104,8 @@ export type { WebhookRequest, WebhookResponse, WebhookPosterSettings } from './w
 export { checkReceiverUrl, forbiddenAddressReason, systemLookup } from './webhooks/address-policy.js';
 export type { ReceiverPolicy, LookupAll } from './webhooks/address-policy.js';
 export { WebhookOutbox } from './webhooks/webhook-outbox.js';
+
+export { SafetyFilterLevels, SAFETY_LIMITS, DEFAULT_SAFETY, parseSafetySettings } from './safety/safety-settings.js';
+export type { SafetyFilterLevel, BlockedTopic, SafetySettings } from './safety/safety-settings.js';
+export { checkUserMessage, checkReplySentence, isFrustrated } from './safety/safety-check.js';
+export type { SafetyCode, SafetyVerdict } from './safety/safety-check.js';
