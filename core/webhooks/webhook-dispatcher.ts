@@ -48,7 +48,6 @@ export class WebhookDispatcher {
   readonly #inFlight = new Map<string, Promise<void>>();
   /** Per webhook with claimed work: attempts running (never above the cap) and claimed ones waiting for a slot. */
   readonly #webhooks = new Map<string, { running: number; waiting: ClaimedDelivery[] }>();
-  #claimed = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #pruner: ReturnType<typeof setInterval> | undefined;
   #pruning: Promise<number> | undefined;
@@ -129,7 +128,7 @@ export class WebhookDispatcher {
           this.#outboxDirty = false;
           await this.#relay();
         }
-        const room = this.#s.maxInFlight - this.#claimed;
+        const room = this.#s.maxInFlight - this.#claimedCount();
         if (room <= 0 || this.#closed) break;
         const now = this.#s.clock.now();
         const skipWebhooks = [...this.#webhooks].filter(([, w]) => w.running + w.waiting.length >= this.#s.perWebhook).map(([id]) => id);
@@ -158,6 +157,13 @@ export class WebhookDispatcher {
    * ends (well within its claim's lease), without asking the store; the store is asked again only
    * when a webhook has nothing left waiting.
    */
+  /** Deliveries this process holds: running, or waiting for their webhook's slot. */
+  #claimedCount(): number {
+    let waiting = 0;
+    for (const webhook of this.#webhooks.values()) waiting += webhook.waiting.length;
+    return this.#inFlight.size + waiting;
+  }
+
   /** Moves everything in the outbox to deliveries, a batch per transaction. */
   async #relay(): Promise<void> {
     while ((await this.#s.store.transaction((tx) => tx.webhookDeliveries.relayOutbox(RELAY_BATCH))) === RELAY_BATCH);
@@ -167,7 +173,6 @@ export class WebhookDispatcher {
     const webhookId = item.webhook.id;
     let webhook = this.#webhooks.get(webhookId);
     if (!webhook) this.#webhooks.set(webhookId, (webhook = { running: 0, waiting: [] }));
-    this.#claimed++;
     if (webhook.running < this.#s.perWebhook) this.#run(item, webhook);
     else webhook.waiting.push(item);
   }
@@ -178,7 +183,6 @@ export class WebhookDispatcher {
       .catch((error) => this.#s.onError?.(`recording delivery ${item.delivery.id} failed; it is retried when its claim lapses`, error))
       .finally(() => {
         this.#inFlight.delete(item.delivery.id);
-        this.#claimed--;
         webhook.running--;
         // Once closing, waiting deliveries stay unsent: their claims lapse and the next start sends them.
         const next = this.#closed ? undefined : webhook.waiting.shift();

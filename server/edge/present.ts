@@ -12,6 +12,8 @@ import type { UrlBuilder } from './urls.js';
 
 /** Wire shapes (flat style, snake_case) of core records. The serializer adapts them to the style. */
 
+const timeOrNull = (ms: number | null) => (ms === null ? null : isoTime(ms));
+
 export function presentAvatar(avatar: Avatar, urls: UrlBuilder) {
   return {
     id: avatar.id,
@@ -66,7 +68,7 @@ export function presentConversation(conversation: ConversationRecord, messages?:
   return {
     ...presentConversationCreated(conversation),
     updated_at: isoTime(conversation.updatedAt),
-    ended_at: conversation.endedAt === null ? null : isoTime(conversation.endedAt),
+    ended_at: timeOrNull(conversation.endedAt),
     ...(conversation.endReason !== null && { end_reason: conversation.endReason }),
     ...(messages && urls && { messages: messages.map((m) => presentMessage(m, urls)) }),
     usage: { ai_tokens: conversation.aiTokens, tts_characters: conversation.ttsCharacters },
@@ -96,12 +98,10 @@ export function presentApiKey(key: ApiKeyRecord) {
     redacted: redactApiKey(key.mode, key.last4),
     allowed_origins: key.allowedOrigins,
     created_at: isoTime(key.createdAt),
-    last_used_at: key.lastUsedAt === null ? null : isoTime(key.lastUsedAt),
-    revoked_at: key.revokedAt === null ? null : isoTime(key.revokedAt),
+    last_used_at: timeOrNull(key.lastUsedAt),
+    revoked_at: timeOrNull(key.revokedAt),
   };
 }
-
-const timeOrNull = (ms: number | null) => (ms === null ? null : isoTime(ms));
 
 /** A webhook registration; never its secret. */
 export function presentWebhook(webhook: WebhookRecord) {
