@@ -24,6 +24,7 @@ import { TtsService } from './speech/tts-service.js';
 import type { Mailer } from './ports/mailer.js';
 import type { LookupAll } from './webhooks/address-policy.js';
 import { WebhookOutbox } from './webhooks/webhook-outbox.js';
+import type { ModerationCheck } from './safety/moderation.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import type { WebhookSender } from './webhooks/webhook-dispatcher.js';
@@ -71,6 +72,8 @@ export interface AvatarServiceOptions {
   webhooks?: WebhookOptions;
   /** Tells owners their webhook is failing; without one nobody is told. */
   mailer?: Mailer;
+  /** A vendor moderation check of users' messages, after the word-list checks (docs/safety.md). */
+  moderation?: ModerationCheck;
   /** Told of background failures (webhook bookkeeping, e-mail) that have no caller to throw to. */
   onBackgroundError?: (message: string, error?: unknown) => void;
   /** Requests per minute of one anonymous client address on public reads (default 120). */
@@ -145,7 +148,20 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     ...(hooks.pollIntervalMs !== undefined && { pollIntervalMs: hooks.pollIntervalMs }),
     ...(options.onBackgroundError && { onError: options.onBackgroundError }),
   });
-  const conversations = new ConversationService({ store, blobs, clock, ids, avatars, personas, providers, speech, usage, outbox });
+  const conversations = new ConversationService({
+    store,
+    blobs,
+    clock,
+    ids,
+    avatars,
+    personas,
+    providers,
+    speech,
+    usage,
+    outbox,
+    moderation: options.moderation,
+    onBackgroundError: (error) => options.onBackgroundError?.('The moderation check failed; the message was checked by the word lists only', error),
+  });
   const sessions = new SessionService({ conversations, store, secret: options.jwtSecret, clock });
   const limits = new AccessLimits({
     store,

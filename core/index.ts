@@ -107,5 +107,7 @@ export { WebhookOutbox } from './webhooks/webhook-outbox.js';
 
 export { SafetyFilterLevels, SAFETY_LIMITS, DEFAULT_SAFETY, parseSafetySettings } from './safety/safety-settings.js';
 export type { SafetyFilterLevel, BlockedTopic, SafetySettings } from './safety/safety-settings.js';
-export { checkUserMessage, checkReplySentence, isFrustrated } from './safety/safety-check.js';
-export type { SafetyCode, SafetyVerdict } from './safety/safety-check.js';
+export { checkUserMessage, checkReplySentence, isFrustrated, withModeration, SAFETY_CODE_ORDER } from './safety/safety-check.js';
+export type { SafetyCode, SafetyVerdict, EscalationReason } from './safety/safety-check.js';
+export { isSevereCategory } from './safety/moderation.js';
+export type { ModerationCheck, ModerationResult } from './safety/moderation.js';

@@ -47,6 +47,15 @@ export interface AvatarErrorDetail {
   message: string;
 }
 
+/**
+ * `avatar-safety` detail: a safety check fired (docs/safety.md). With `escalation` the conversation
+ * was handed to a person — a host can open its own live chat or call-back form here.
+ */
+export type AvatarSafetyDetail = ServerEventPayloads['safety'];
+
+/** Shown under the stage once the conversation is escalated; the avatar says the host's own hand-off message. */
+const HANDOFF_NOTICE = 'A member of the team has been asked to join this conversation. You can keep writing here meanwhile.';
+
 /** Attributes that change which conversation the element talks to. */
 const CONNECTION_PROPS = ['server', 'token', 'sessionUrl', 'apiKey', 'avatarId', 'conversationId', 'ttsProvider', 'transport'] as const;
 
@@ -68,6 +77,7 @@ const CONNECTION_PROPS = ['server', 'token', 'sessionUrl', 'apiKey', 'avatarId',
  * @fires avatar-state - The avatar switched between `idle`, `thinking` and `talking`. Detail: {@link AvatarStateDetail}.
  * @fires avatar-message - A message was sent, or a reply completed. Detail: {@link AvatarMessageDetail}.
  * @fires avatar-error - Something failed (session, network, server, model, microphone). Detail: {@link AvatarErrorDetail}.
+ * @fires avatar-safety - A safety check fired; with `escalation`, the conversation was handed to a person. Detail: {@link AvatarSafetyDetail}.
  *
  * @csspart stage - The avatar area (canvas, preview image, progress bar).
  * @csspart preview - The preview image shown without WebGL.
@@ -75,6 +85,7 @@ const CONNECTION_PROPS = ['server', 'token', 'sessionUrl', 'apiKey', 'avatarId',
  * @csspart status - The state badge on the stage.
  * @csspart transcript - The conversation log.
  * @csspart message - Every transcript line; also `message-user`, `message-assistant`, `message-notice`.
+ * @csspart handoff - The notice shown once the conversation is handed to a person.
  * @csspart composer - The input row.
  * @csspart input - The text field.
  * @csspart button - Every button; also `send-button`, `stop-button`, `mute-button`, `mic-button`.
@@ -116,6 +127,8 @@ export class AvatarChat extends LitElement {
   @state() private accessor _state: AvatarStateName = 'idle';
   @state() private accessor _ready = false;
   @state() private accessor _ended = false;
+  /** Set once the conversation is handed to a person (from the server's `safety` event or on load). */
+  @state() private accessor _handoff: string | undefined;
   @state() private accessor _avatar: AvatarDetail | undefined;
   @state() private accessor _modelFailed = false;
   @state() private accessor _interim = '';
@@ -252,6 +265,7 @@ export class AvatarChat extends LitElement {
     this._machine.reset();
     this._modelFailed = false;
     this._ended = false;
+    this._handoff = undefined;
     this._stage.dispose();
     if (this.apiKey?.startsWith('svc_live_')) {
       console.warn('<avatar-chat>: a live API key is in page source. Use session-url (or token) in production; api-key is for development.');
@@ -272,6 +286,7 @@ export class AvatarChat extends LitElement {
       const { conversation, avatar } = connection;
       this._avatar = avatar;
       this._ended = conversation.status === 'ended';
+      if (conversation.status === 'escalated') this._handoff = HANDOFF_NOTICE;
       this._transcript.load(conversation.messages ?? []);
       const browserSpeech = (this.ttsProvider || conversation.config?.tts_provider) === 'browser';
       this._speech.useBrowserSpeech(
@@ -308,6 +323,7 @@ export class AvatarChat extends LitElement {
     transport.on('done', (done) => this._onDone(done));
     transport.on('error', (error) => this._onServerError(error));
     transport.on('conversation.ended', () => this._markEnded());
+    transport.on('safety', (safety) => this._onSafety(safety));
   }
 
   // ── server events ─────────────────────────────────────────────────────────────────────────
@@ -349,6 +365,12 @@ export class AvatarChat extends LitElement {
     this._speech.stop();
     this._machine.reset();
     this._emitError(error.code, error.message);
+  }
+
+  private _onSafety(safety: ServerEventPayloads['safety']): void {
+    if (this._dropStale) return;
+    if (safety.escalation) this._handoff = HANDOFF_NOTICE;
+    this._emit<AvatarSafetyDetail>('avatar-safety', safety);
   }
 
   private _markEnded(): void {
@@ -472,6 +494,9 @@ export class AvatarChat extends LitElement {
           : nothing}
         ${avatar ? html`<span part="status" class="status" aria-hidden="true">${avatar.name} · ${this._state}</span>` : nothing}
       </div>
+      ${this._handoff && !this._ended
+        ? html`<p part="handoff" class="handoff" role="status"><strong>Handing over to a person.</strong> ${this._handoff}</p>`
+        : nothing}
       ${renderTranscript(
         this._interim ? [...entries, { key: -1, role: 'user', text: this._interim, status: 'streaming' }] : entries,
         avatar?.name ?? '',
@@ -507,5 +532,6 @@ declare global {
     'avatar-state': CustomEvent<AvatarStateDetail>;
     'avatar-message': CustomEvent<AvatarMessageDetail>;
     'avatar-error': CustomEvent<AvatarErrorDetail>;
+    'avatar-safety': CustomEvent<AvatarSafetyDetail>;
   }
 }

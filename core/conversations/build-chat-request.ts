@@ -1,7 +1,8 @@
 import type { Avatar } from '../avatars/avatar.js';
 import type { Persona } from '../personas/persona.js';
 import type { ChatRequest, Character } from '../providers/chat-model.js';
-import type { ConversationRecord, MessageRecord } from '../ports/store.js';
+import type { ConversationRecord, MessageRecord, SafetyCode } from '../ports/store.js';
+import { maskProfanity } from '../safety/profanity-filter.js';
 import { Limits } from '../text-limits.js';
 
 export interface ChatContext {
@@ -42,9 +43,37 @@ export function buildChatRequest({ conversation, avatar, persona, history, signa
   ]
     .filter(Boolean)
     .join('\n\n');
-  const messages = history
-    .filter((m) => m.content.trim() !== '')
+  const messages = visibleHistory(history)
     .slice(-Limits.historyMessages)
-    .map((m) => ({ role: m.role, content: m.content }));
+    .map((m) => ({ role: m.role, content: m.role === 'user' ? modelView(m) : m.content }));
   return { system, messages, character, signal };
+}
+
+/**
+ * The turns the AI may see. A user's message the safety checks withheld (blocked or handed to a
+ * person) never reaches the AI, not even later as history, and neither does the scripted answer
+ * it got; empty messages carry nothing.
+ */
+function visibleHistory(history: readonly MessageRecord[]): MessageRecord[] {
+  const visible: MessageRecord[] = [];
+  let skipAnswer = false;
+  for (const message of history) {
+    if (message.role === 'user') {
+      skipAnswer = message.safety.some((code) => WITHHELD.has(code));
+      if (skipAnswer) continue;
+    } else if (skipAnswer) {
+      skipAnswer = false;
+      continue;
+    }
+    if (message.content.trim() !== '') visible.push(message);
+  }
+  return visible;
+}
+
+/** Codes that keep a user's message from the AI; `filter_triggered` alone only masks it. */
+const WITHHELD: ReadonlySet<SafetyCode> = new Set(['severe_content', 'escalation_requested', 'topic_blocked', 'moderation_flagged']);
+
+/** What the AI sees of a user's message: profanity masked when the filter fired on it. */
+function modelView(message: MessageRecord): string {
+  return message.safety.includes('filter_triggered') ? (maskProfanity(message.content) ?? message.content) : message.content;
 }

@@ -16,6 +16,11 @@ import { deleteReplyAudio } from './speech-pipeline.js';
 import { runReply } from './run-reply.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { conversationEnded, conversationStarted, messageCreated } from './webhook-data.js';
+import type { ModerationCheck } from '../safety/moderation.js';
+import type { SafetyVerdict } from '../safety/safety-check.js';
+import { checkUserMessage, withModeration } from '../safety/safety-check.js';
+import { DEFAULT_SAFETY, parseSafetySettings } from '../safety/safety-settings.js';
+import { enqueueUserSafetyEvents } from './safety-events.js';
 
 export interface ConversationServiceDeps {
   store: Store;
@@ -29,6 +34,10 @@ export interface ConversationServiceDeps {
   usage: UsageService;
   /** Webhook events are written with the changes that cause them. */
   outbox: WebhookOutbox;
+  /** The optional vendor moderation check of users' messages. */
+  moderation?: ModerationCheck | undefined;
+  /** Failures that cost no request its answer (a moderation vendor down: the message passes). */
+  onBackgroundError?: ((error: unknown) => void) | undefined;
 }
 
 export interface CreateConversationInput {
@@ -39,6 +48,11 @@ export interface CreateConversationInput {
   ttsProvider?: string;
   voiceId?: string;
   systemPrompt?: string;
+  /**
+   * Safety settings in the REST API's wire shape (`{blocked_topics, filter, escalation, refusal}`,
+   * docs/safety.md), over the persona's defaults; validated here.
+   */
+  safety?: unknown;
 }
 
 export interface ConversationWithMessages {
@@ -81,6 +95,8 @@ export class ConversationService {
       throw new ValidationError('persona_id', `persona_id '${input.personaId}' is not a persona; see the persona list`);
     }
     if (input.systemPrompt !== undefined) checkText('system_prompt', input.systemPrompt, Limits.systemPromptMaxChars, true);
+    const persona = input.personaId === undefined ? undefined : personas.find(input.personaId);
+    const safety = parseSafetySettings(input.safety, persona?.safety ?? DEFAULT_SAFETY);
     const aiProvider = input.aiProvider ?? providers.defaultId;
     providers.requireConfigured(aiProvider);
     const model = providers.chatModel(aiProvider, input.aiModel);
@@ -114,6 +130,9 @@ export class ConversationService {
       updatedAt: now,
       endedAt: null,
       endReason: null,
+      safety,
+      escalatedAt: null,
+      escalationReason: null,
     };
     await store.transaction(async (tx) => {
       await tx.conversations.create(conversation);
@@ -194,7 +213,7 @@ export class ConversationService {
     await store.transaction(async (tx) => {
       await tx.messages.deleteByConversation(id);
       await tx.conversations.delete(id);
-      if (conversation.status === 'active') await outbox.enqueue(tx, owner, 'conversation.ended', conversationEnded(conversation, 'deleted'));
+      if (conversation.status !== 'ended') await outbox.enqueue(tx, owner, 'conversation.ended', conversationEnded(conversation, 'deleted'));
     });
     for (const message of messages) if (message.audioBase) await deleteReplyAudio(blobs, message.audioBase);
   }
@@ -241,6 +260,10 @@ export class ConversationService {
     this.#running.set(id, { controller, done: new Promise<void>((resolve) => (finished = resolve)) });
 
     try {
+      // The checks run before the message is stored, so the message is stored with its verdict,
+      // and before any AI sees it. History is read first: frustration looks at earlier messages.
+      const earlier = await store.messages.listRecent(id, Limits.historyMessages);
+      const verdict = await this.#check(content, conversation, earlier, options.signal);
       const now = clock.now();
       const userMessage: MessageRecord = {
         id: ids.next('msg'),
@@ -254,13 +277,20 @@ export class ConversationService {
         aiTokens: 0,
         ttsCharacters: 0,
         createdAt: now,
+        safety: verdict.codes,
       };
+      const escalatesNow = verdict.action === 'escalate' && conversation.escalatedAt === null;
+      const escalatedAt = escalatesNow ? now : (conversation.escalatedAt ?? now);
       await store.transaction(async (tx) => {
         await tx.messages.create(userMessage);
-        await tx.conversations.update(id, { updatedAt: now });
+        await tx.conversations.update(id, {
+          updatedAt: now,
+          ...(escalatesNow && { status: 'escalated', escalatedAt: now, escalationReason: verdict.escalationReason ?? 'requested' }),
+        });
         await outbox.enqueue(tx, owner, 'message.created', messageCreated(conversation, userMessage));
+        await enqueueUserSafetyEvents(tx, outbox, owner, conversation, userMessage.id, verdict, escalatesNow ? now : undefined);
       });
-      const history = await store.messages.listRecent(id, Limits.historyMessages);
+      const history = [...earlier, userMessage].slice(-Limits.historyMessages);
       const onAbort = () => controller.abort(options.signal?.reason);
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -284,6 +314,10 @@ export class ConversationService {
         outbox,
         owner,
         userMessageId: userMessage.id,
+        verdict,
+        ...(verdict.action === 'escalate' && {
+          escalation: { reason: verdict.escalationReason ?? 'requested', message: conversation.safety.escalation.message, escalatedAt },
+        }),
         signal: controller.signal,
         emit,
       }).finally(() => {
@@ -329,6 +363,25 @@ export class ConversationService {
   /** Stops every running reply and waits for them to store what they said. */
   async close(): Promise<void> {
     await Promise.all([...this.#running.keys()].map((id) => this.#stop(id)));
+  }
+
+  /**
+   * The safety verdict on a user's message: the word-list checks, then — for a message they let
+   * through — the vendor moderation check when one is configured. A moderation failure lets the
+   * message pass (reported to `onBackgroundError`): a vendor outage must not silence every
+   * conversation, and the word-list checks still ran.
+   */
+  async #check(content: string, conversation: ConversationRecord, earlier: readonly MessageRecord[], signal: AbortSignal | undefined): Promise<SafetyVerdict> {
+    const recentUser = earlier.filter((m) => m.role === 'user').map((m) => m.content);
+    const verdict = checkUserMessage(content, conversation.safety, recentUser);
+    const { moderation } = this.#deps;
+    if (!moderation || verdict.action === 'block' || verdict.action === 'escalate') return verdict;
+    try {
+      return withModeration(verdict, await moderation.check(verdict.masked ?? content, signal), conversation.safety);
+    } catch (error) {
+      if (!signal?.aborted) this.#deps.onBackgroundError?.(error);
+      return verdict;
+    }
   }
 
   async #stop(id: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { ServiceError } from '../errors.js';
-import type { MessageRecord } from '../ports/store.js';
+import type { EscalationReason, MessageRecord, SafetyCode } from '../ports/store.js';
+import type { SafetyVerdict } from '../safety/safety-check.js';
 import type { VisemeCue } from '../speech/speech-provider.js';
 
 /** What the avatar is doing, for animation: waiting for the reply, speaking it, or neither. */
@@ -11,6 +12,12 @@ export type ReplyEvent =
   | { type: 'text-delta'; delta: string }
   /** A synthesized sentence; `seq` counts from 0 within the reply. */
   | { type: 'audio'; key: string; seq: number; text: string; durationMs: number; visemes?: VisemeCue[] }
+  /**
+   * Safety checks fired: on the user's message (`user`: before the AI saw it) or on a sentence of
+   * the reply (`reply`: before it was shown or spoken). `escalation` is set when the conversation
+   * is handed to a person; the avatar then says `escalation.message`.
+   */
+  | { type: 'safety'; side: 'user' | 'reply'; codes: SafetyCode[]; action: Exclude<SafetyVerdict['action'], 'allow'>; topic?: string; escalation?: SafetyEscalation }
   /** The stored assistant message, with its usage. */
   | { type: 'done'; message: MessageRecord }
   /** The reply failed; the user's message is stored, and so is any partial reply (interrupted). */
@@ -18,3 +25,10 @@ export type ReplyEvent =
 
 /** What observers of a conversation see: its replies' events, and its end. */
 export type ConversationEvent = ReplyEvent | { type: 'ended'; reason: string };
+
+export interface SafetyEscalation {
+  reason: EscalationReason;
+  message: string;
+  /** When the conversation was escalated (the first time, if it already was). */
+  escalatedAt: number;
+}

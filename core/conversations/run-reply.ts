@@ -7,7 +7,11 @@ import type { ConversationRecord, MessageRecord, Owner, Store } from '../ports/s
 import type { UsageService } from '../usage/usage-service.js';
 import type { ChatModel, TokenUsage } from '../providers/chat-model.js';
 import type { SpeechProvider } from '../speech/speech-provider.js';
-import type { ReplyEvent } from './reply-event.js';
+import type { ReplyEvent, SafetyEscalation } from './reply-event.js';
+import type { SafetyVerdict } from '../safety/safety-check.js';
+import { ReplyGuard, speakable } from './reply-guard.js';
+import { enqueueReplySafetyEvents } from './safety-events.js';
+import { estimateInputTokens, estimateTokens } from '../providers/token-count.js';
 import { ProviderError, ServiceError, isServiceError } from '../errors.js';
 import { SentenceSplitter } from '../speech/sentence-splitter.js';
 import { Limits } from '../text-limits.js';
@@ -34,19 +38,43 @@ export interface RunReplyContext {
   owner: Owner;
   /** The message this reply answers (named by `message.failed`). */
   userMessageId: string;
+  /**
+   * The safety verdict on the user's message, already stored with it. A `block` or `escalate`
+   * verdict means the AI is never asked: the avatar says the refusal or hand-off message.
+   */
+  verdict: SafetyVerdict;
+  /** Set when the verdict escalated: what the `safety` event tells clients. */
+  escalation?: SafetyEscalation;
   signal: AbortSignal;
   emit(event: ReplyEvent): void;
 }
 
 /**
- * Produces one assistant reply: streams the model, speaks each sentence as soon as it is complete
- * (speech runs alongside generation), saving the text as it grows, then stores the message with
- * its usage. Never throws: every outcome is emitted. Interrupted replies keep what was said,
- * marked `interrupted`.
+ * Produces one assistant reply: streams the model, checks each sentence as soon as it is complete
+ * and then shows and speaks it (speech runs alongside generation), saving the text as it grows,
+ * then stores the message with its usage. Never throws: every outcome is emitted. Interrupted
+ * replies keep what was said, marked `interrupted`. When the user's message was blocked or
+ * escalated, the reply is the refusal or hand-off message and no AI is asked.
  */
 export async function runReply(context: RunReplyContext): Promise<void> {
-  const { conversation, model, speech, store, blobs, clock, ids, usage: meter, outbox, owner, userMessageId, signal, emit } = context;
+  const { conversation, speech, store, blobs, clock, ids, usage: meter, outbox, owner, userMessageId, verdict, signal, emit } = context;
+  const safety = conversation.safety;
+  const scripted =
+    verdict.action === 'escalate' ? safety.escalation.message : verdict.action === 'block' ? safety.refusal : undefined;
+  const model = scripted === undefined ? context.model : scriptedModel(scripted);
+  // Scripted lines are ours; only what a model writes is checked.
+  const guard = scripted === undefined ? new ReplyGuard(safety) : undefined;
   emit({ type: 'state', state: 'thinking' });
+  if (verdict.action !== 'allow') {
+    emit({
+      type: 'safety',
+      side: 'user',
+      codes: verdict.codes,
+      action: verdict.action,
+      ...(verdict.topic !== undefined && { topic: verdict.topic }),
+      ...(context.escalation && { escalation: context.escalation }),
+    });
+  }
   const audioBase = speech ? ids.next('aud') : null;
   // The reply is a stored row from its first moment, saved as it grows: a crash loses at most the
   // last sentence, and its clips are always reachable through `audio_base` (deleted with it).
@@ -62,6 +90,7 @@ export async function runReply(context: RunReplyContext): Promise<void> {
     aiTokens: 0,
     ttsCharacters: 0,
     createdAt: clock.now(),
+    safety: scripted === undefined ? [] : verdict.codes,
   };
   try {
     await store.messages.create(reply);
@@ -83,21 +112,42 @@ export async function runReply(context: RunReplyContext): Promise<void> {
       : undefined;
   const splitter = new SentenceSplitter(12);
   let text = '';
+  let generated = '';
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let failure: ServiceError | undefined;
   let cutShort = false;
+  let stopped = false;
   const checkpoint = new Checkpoint((content) => store.messages.update(reply.id, { content }));
 
+  /** Shows and speaks one checked sentence; false when the reply must end here. */
+  const say = (sentence: string): boolean => {
+    const outcome = guard ? guard.review(sentence) : { text: sentence, stop: false, verdict: undefined };
+    if (outcome.verdict) {
+      const { codes, action, topic } = outcome.verdict;
+      if (action !== 'allow') emit({ type: 'safety', side: 'reply', codes, action, ...(topic !== undefined && { topic }) });
+    }
+    if (outcome.text) {
+      if (text === '') emit({ type: 'state', state: 'talking' });
+      const delta = text === '' ? outcome.text : ` ${outcome.text}`;
+      text += delta;
+      emit({ type: 'text-delta', delta });
+      pipeline?.enqueue(speakable(outcome.text));
+      checkpoint.save(text);
+    }
+    return !outcome.stop;
+  };
+
+  const request = buildChatRequest({ ...context, signal });
   try {
-    const request = buildChatRequest({ ...context, signal });
-    for await (const part of capReplyLength(model.stream(request), request, Limits.replyMaxChars)) {
+    stream: for await (const part of capReplyLength(model.stream(request), request, Limits.replyMaxChars)) {
       if (part.type === 'text-delta') {
-        if (text === '') emit({ type: 'state', state: 'talking' });
-        text += part.delta;
-        emit({ type: 'text-delta', delta: part.delta });
-        const sentences = splitter.push(part.delta);
-        for (const sentence of sentences) pipeline?.enqueue(sentence);
-        if (sentences.length > 0) checkpoint.save(text);
+        generated += part.delta;
+        for (const sentence of splitter.push(part.delta)) {
+          if (!say(sentence)) {
+            stopped = true;
+            break stream; // leaving the loop closes the model's stream: nothing more is generated
+          }
+        }
       } else if (part.type === 'error') {
         failure = part.error;
         break;
@@ -111,11 +161,17 @@ export async function runReply(context: RunReplyContext): Promise<void> {
       ? error
       : new ProviderError(model.provider, error instanceof Error ? error.message : String(error), { cause: error });
   }
-  const interrupted = cutShort || signal.aborted || failure !== undefined;
-  if (!interrupted) {
+  // A reply stopped by the guard never saw the vendor's usage report: estimate it, as for a capped reply.
+  if (stopped && scripted === undefined) usage = { inputTokens: estimateInputTokens(request), outputTokens: estimateTokens(generated) };
+  const interrupted = !stopped && (cutShort || signal.aborted || failure !== undefined);
+  // The last words: checked and said when the reply ended by itself, or the vendor failed mid-way
+  // (kept as the interrupted reply). A reply cut off by the client keeps only what it was shown.
+  if (!stopped && !signal.aborted) {
     const rest = splitter.flush();
-    if (rest) pipeline?.enqueue(rest);
+    if (rest) say(rest);
   }
+  // Every sentence dropped (strict filter): the refusal stands in for the reply.
+  if (text === '' && !interrupted && guard?.replaced) say(safety.refusal);
 
   try {
     const spoken = pipeline ? await pipeline.finish() : { audioKey: null, audioError: null, characters: 0 };
@@ -131,6 +187,7 @@ export async function runReply(context: RunReplyContext): Promise<void> {
         audioError: spoken.audioError,
         aiTokens: usage.inputTokens + usage.outputTokens,
         ttsCharacters: spoken.characters,
+        safety: guard ? guard.codes : reply.safety,
       };
       const stored = message;
       const now = clock.now();
@@ -143,10 +200,12 @@ export async function runReply(context: RunReplyContext): Promise<void> {
           audioError: stored.audioError,
           aiTokens: stored.aiTokens,
           ttsCharacters: stored.ttsCharacters,
+          safety: stored.safety,
         });
         await tx.conversations.addUsage(conversation.id, { aiTokens: stored.aiTokens, ttsCharacters: stored.ttsCharacters }, now);
         await meter.record(owner, { aiTokens: stored.aiTokens, ttsCharacters: stored.ttsCharacters }, tx);
         await outbox.enqueue(tx, owner, 'message.created', messageCreated(conversation, stored));
+        if (guard) await enqueueReplySafetyEvents(tx, outbox, owner, conversation, stored.id, guard);
         if (failure) await outbox.enqueue(tx, owner, 'message.failed', messageFailed(conversation, userMessageId, failure, stored));
       });
     } else {
@@ -200,4 +259,16 @@ class Checkpoint {
     }
     this.#running = undefined;
   }
+}
+
+/** A model that says one fixed line: the refusal or hand-off message, spoken like any reply. */
+function scriptedModel(line: string): ChatModel {
+  return {
+    provider: 'safety',
+    modelId: 'scripted',
+    async *stream() {
+      yield { type: 'text-delta', delta: line };
+      yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 0, outputTokens: 0 } };
+    },
+  };
 }

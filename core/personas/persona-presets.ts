@@ -1,4 +1,5 @@
 import type { Persona, Vertical } from './persona.js';
+import { parseSafetySettings } from '../safety/safety-settings.js';
 
 /** Joins sentences into one prompt paragraph; keeps long prompts readable in source. */
 function paragraph(...sentences: string[]): string {
@@ -8,6 +9,19 @@ function paragraph(...sentences: string[]): string {
 function freezePersona(persona: Persona): Persona {
   return Object.freeze({ ...persona, traits: Object.freeze([...persona.traits]) });
 }
+
+/**
+ * Requests the healthcare personas refuse (their prompts forbid diagnosing and dosing, and the
+ * safety check makes sure of it on both sides of the model). Phrases, not single words, so
+ * "I'd like to book an appointment about my prescription" stays ordinary.
+ */
+const MEDICAL_ADVICE = {
+  name: 'medical advice',
+  keywords: [
+    'diagnose', 'what dose', 'what dosage', 'how much should i take', 'how many should i take', 'should i stop taking',
+    'should i start taking', 'is it cancer', 'what do i have',
+  ],
+};
 
 /**
  * Ready-made roles an avatar can play, at least two per vertical. Every system prompt assumes
@@ -183,6 +197,11 @@ export const personaPresets: readonly Persona[] = Object.freeze([
       'Hello, welcome to the clinic. Would you like to book an appointment, or is there something else I can help with?',
     traits: ['warm', 'calm', 'efficient', 'discreet'],
     suggestedAvatarId: 'maya-005',
+    safety: parseSafetySettings({
+      blocked_topics: [MEDICAL_ADVICE],
+      refusal:
+        "I'm sorry, I can't give medical advice. I can pass your question to our nursing team or book you an appointment with a doctor.",
+    }),
   }),
   freezePersona({
     id: 'health-wellness-guide',
@@ -204,6 +223,10 @@ export const personaPresets: readonly Persona[] = Object.freeze([
       'Hi, I\'m glad you\'re here. What would you like to focus on today, maybe sleep, stress or staying active?',
     traits: ['gentle', 'empathetic', 'nonjudgmental', 'grounded'],
     suggestedAvatarId: 'maya-005',
+    safety: parseSafetySettings({
+      blocked_topics: [MEDICAL_ADVICE],
+      refusal: "I'm sorry, I can't advise on diagnoses or medication. A doctor or pharmacist is the right person to ask about that.",
+    }),
   }),
 
   // ── Hospitality ────────────────────────────────────────────────────────────────────────────

@@ -1,3 +1,5 @@
+import type { SafetySettings } from '../ports/store.js';
+
 export const Verticals = [
   'education',
   'support',
@@ -18,4 +20,6 @@ export interface Persona {
   greeting: string;
   traits: readonly string[];
   suggestedAvatarId: string;
+  /** The safety settings conversations with this persona start from (the service defaults when absent). */
+  safety?: SafetySettings;
 }

@@ -38,7 +38,31 @@ export interface ApiKeyRecord {
   revokedAt: number | null;
 }
 
-export type ConversationStatus = 'active' | 'ended';
+/** `escalated`: handed to a person (the conversation goes on; the status says a human is needed). */
+export type ConversationStatus = 'active' | 'escalated' | 'ended';
+
+/** Which safety checks fired on a message (docs/safety.md); the checks live in core/safety. */
+export type SafetyCode = 'severe_content' | 'escalation_requested' | 'topic_blocked' | 'moderation_flagged' | 'filter_triggered';
+
+/** Why a conversation was handed to a person. */
+export type EscalationReason = 'requested' | 'frustration' | 'severe_content';
+
+export type SafetyFilterLevel = 'off' | 'standard' | 'strict';
+
+/** A topic the avatar refuses; a message matching any keyword (word or phrase) is blocked. */
+export interface BlockedTopic {
+  name: string;
+  keywords: readonly string[];
+}
+
+/** A conversation's safety settings, fixed when it is created. */
+export interface SafetySettings {
+  blockedTopics: readonly BlockedTopic[];
+  filter: SafetyFilterLevel;
+  escalation: { enabled: boolean; message: string };
+  /** What the avatar says instead of answering a blocked topic or filtered request. */
+  refusal: string;
+}
 
 export interface ConversationRecord {
   id: string;
@@ -58,6 +82,9 @@ export interface ConversationRecord {
   updatedAt: number;
   endedAt: number | null;
   endReason: string | null;
+  safety: SafetySettings;
+  escalatedAt: number | null;
+  escalationReason: EscalationReason | null;
 }
 
 export type MessageRole = 'user' | 'assistant';
@@ -82,6 +109,8 @@ export interface MessageRecord {
   aiTokens: number;
   ttsCharacters: number;
   createdAt: number;
+  /** The safety checks that fired on this message, in the order of {@link SafetyCode}. */
+  safety: readonly SafetyCode[];
 }
 
 export interface AccountRepository {
@@ -111,15 +140,17 @@ export interface ConversationRepository {
   findById(id: string): Promise<ConversationRecord | undefined>;
   update(
     id: string,
-    patch: Partial<Pick<ConversationRecord, 'status' | 'updatedAt' | 'endedAt' | 'endReason'>>,
+    patch: Partial<Pick<ConversationRecord, 'status' | 'updatedAt' | 'endedAt' | 'endReason' | 'escalatedAt' | 'escalationReason'>>,
   ): Promise<void>;
   addUsage(id: string, usage: { aiTokens: number; ttsCharacters: number }, at: number): Promise<void>;
-  /** Active conversations not updated since `before`, for the idle time-out. */
+  /** Conversations not ended and not updated since `before`, for the idle time-out. */
   listIdle(before: number, limit: number): Promise<ConversationRecord[]>;
   delete(id: string): Promise<void>;
 }
 
-export type MessagePatch = Partial<Pick<MessageRecord, 'content' | 'status' | 'audioKey' | 'audioBase' | 'audioError' | 'aiTokens' | 'ttsCharacters'>>;
+export type MessagePatch = Partial<
+  Pick<MessageRecord, 'content' | 'status' | 'audioKey' | 'audioBase' | 'audioError' | 'aiTokens' | 'ttsCharacters' | 'safety'>
+>;
 
 export interface MessageRepository {
   /** Stores a message after every earlier one of its conversation: the order stored is the order listed. */

@@ -40,6 +40,18 @@ export interface ServerEventPayloads {
   /** The reply is stored. */
   done: { id: string; usage: WireUsage };
   error: WireError;
+  /**
+   * Safety checks fired on the user's message (`side: user`) or on a sentence of the reply
+   * (`side: reply`), before anything of it reached the AI, the screen or the speaker. With
+   * `escalation` the conversation was handed to a person: show a hand-off notice.
+   */
+  safety: {
+    side: 'user' | 'reply';
+    codes: string[];
+    action: 'mask' | 'replace' | 'block' | 'escalate';
+    topic?: string;
+    escalation?: { reason: string; message: string; escalated_at: string };
+  };
   /** The conversation ended (by request, idle time-out or hand-off); realtime transports only. */
   'conversation.ended': { conversation_id: string; reason: string };
 }
@@ -53,7 +65,7 @@ export type ServerFrame = { [K in ServerEventName]: { type: K; data: ServerEvent
 export interface WireConversation {
   id: string;
   avatar_id: string;
-  status: 'active' | 'ended';
+  status: 'active' | 'escalated' | 'ended';
   /** ISO 8601. */
   created_at: string;
   persona_id: string | null;

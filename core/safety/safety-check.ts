@@ -10,16 +10,24 @@ import type { BlockedTopic, SafetySettings } from './safety-settings.js';
 import { compilePhrases, firstOccurring, words } from './phrase-match.js';
 import type { CompiledPhrase } from './phrase-match.js';
 import { maskProfanity } from './profanity-filter.js';
+import type { ModerationResult } from './moderation.js';
+import { isSevereCategory } from './moderation.js';
 
-export type SafetyCode = 'topic_blocked' | 'filter_triggered' | 'escalation_requested' | 'severe_content';
+import type { EscalationReason, SafetyCode } from '../ports/store.js';
+
+export type { EscalationReason, SafetyCode };
 
 export interface SafetyVerdict {
-  /** Every check that fired, in the order severe, escalation, topic, filter. */
+  /** Every check that fired, in the order of {@link SafetyCode}. */
   codes: SafetyCode[];
   /** The blocked topic's name, when one matched. */
   topic?: string;
   /** The filter's masked text (profanity replaced by asterisks), when the filter fired. */
   masked?: string;
+  /** Set when the action is 'escalate'. */
+  escalationReason?: EscalationReason;
+  /** The vendor moderation categories that fired, when a moderation check flagged the message. */
+  moderationCategories?: string[];
   /**
    * What the caller should do: 'allow'; 'block' (a blocked topic, or severe content with escalation
    * disabled); 'mask' (profanity, standard level — and any level for user messages, whose masked
@@ -117,16 +125,53 @@ export function checkUserMessage(text: string, settings: SafetySettings, recentU
   const textWords = words(text);
   const escalate = settings.escalation.enabled;
   const fired: { code: SafetyCode; action: SafetyVerdict['action'] }[] = [];
-  if (firstOccurring(SEVERE, textWords) !== undefined) fired.push({ code: 'severe_content', action: escalate ? 'escalate' : 'block' });
-  if (escalate && (firstOccurring(HUMAN_REQUESTS, textWords) !== undefined || repeatedFrustration(text, recentUserMessages))) {
-    fired.push({ code: 'escalation_requested', action: 'escalate' });
+  let reason: EscalationReason | undefined;
+  if (firstOccurring(SEVERE, textWords) !== undefined) {
+    fired.push({ code: 'severe_content', action: escalate ? 'escalate' : 'block' });
+    reason = 'severe_content';
+  }
+  if (escalate) {
+    const requested = firstOccurring(HUMAN_REQUESTS, textWords) !== undefined;
+    if (requested || repeatedFrustration(text, recentUserMessages)) {
+      fired.push({ code: 'escalation_requested', action: 'escalate' });
+      reason ??= requested ? 'requested' : 'frustration';
+    }
   }
   const topic = matchTopic(settings.blockedTopics, textWords);
   if (topic !== undefined) fired.push({ code: 'topic_blocked', action: 'block' });
   const masked = settings.filter === 'off' ? undefined : maskProfanity(text);
   if (masked !== undefined) fired.push({ code: 'filter_triggered', action: 'mask' });
-  return verdict(fired, topic, masked);
+  const result = verdict(fired, topic, masked);
+  if (result.action === 'escalate' && reason !== undefined) result.escalationReason = reason;
+  return result;
 }
+
+/**
+ * Adds a vendor moderation result to a user message's verdict. A flag in a severe category (self-harm,
+ * threats…) counts as severe content — escalated when escalation is on, blocked otherwise; any
+ * other flag blocks the message (`moderation_flagged`: it never reaches the AI). At filter level
+ * 'off' only severe categories count.
+ */
+export function withModeration(base: SafetyVerdict, result: ModerationResult, settings: SafetySettings): SafetyVerdict {
+  if (!result.flagged) return base;
+  const severe = result.categories.some(isSevereCategory);
+  if (!severe && settings.filter === 'off') return base;
+  const escalate = severe && settings.escalation.enabled;
+  const code: SafetyCode = severe ? 'severe_content' : 'moderation_flagged';
+  const action: SafetyVerdict['action'] = escalate ? 'escalate' : 'block';
+  const codes = base.codes.includes(code) ? base.codes : [...base.codes, code];
+  const merged: SafetyVerdict = {
+    ...base,
+    codes: SAFETY_CODE_ORDER.filter((c) => codes.includes(c)),
+    action: ACTION_RANK[action] > ACTION_RANK[base.action] ? action : base.action,
+    moderationCategories: result.categories,
+  };
+  if (merged.action === 'escalate') merged.escalationReason ??= 'severe_content';
+  return merged;
+}
+
+/** Codes in the order verdicts and stored messages list them. */
+export const SAFETY_CODE_ORDER: readonly SafetyCode[] = ['severe_content', 'escalation_requested', 'topic_blocked', 'moderation_flagged', 'filter_triggered'];
 
 /**
  * Checks one sentence of a reply before it is spoken: a blocked topic blocks; profanity is

@@ -5,22 +5,12 @@
  * returns the camelCase settings the safety checks read.
  */
 import { ValidationError } from '../errors.js';
+import type { BlockedTopic, SafetyFilterLevel, SafetySettings } from '../ports/store.js';
 import { words } from './phrase-match.js';
 
-export const SafetyFilterLevels = ['off', 'standard', 'strict'] as const;
-export type SafetyFilterLevel = (typeof SafetyFilterLevels)[number];
+export type { BlockedTopic, SafetyFilterLevel, SafetySettings };
 
-/** A topic the avatar refuses; a message matching any keyword (word or phrase) is blocked. */
-export interface BlockedTopic {
-  name: string;
-  keywords: string[];
-}
-
-export interface SafetySettings {
-  blockedTopics: BlockedTopic[];
-  filter: SafetyFilterLevel;
-  escalation: { enabled: boolean; message: string };
-}
+export const SafetyFilterLevels: readonly SafetyFilterLevel[] = ['off', 'standard', 'strict'];
 
 /** Limits of the wire input, kept here so docs and errors quote one source. */
 export const SAFETY_LIMITS = {
@@ -42,7 +32,7 @@ function freezeSettings(settings: SafetySettings): SafetySettings {
   return Object.freeze(settings);
 }
 
-/** No blocked topics, the standard filter, escalation on with a polite hand-off message. */
+/** No blocked topics, the standard filter, escalation on with a polite hand-off message, a polite refusal. */
 export const DEFAULT_SAFETY: SafetySettings = freezeSettings({
   blockedTopics: [],
   filter: 'standard',
@@ -50,6 +40,7 @@ export const DEFAULT_SAFETY: SafetySettings = freezeSettings({
     enabled: true,
     message: "I'm connecting you with a member of our team who can help further. Please hold on a moment.",
   },
+  refusal: "I'm sorry, but that's not something I can help with here. Is there anything else I can do for you?",
 });
 
 type WireObject = Record<string, unknown>;
@@ -131,7 +122,7 @@ function parseEscalation(value: unknown, defaults: SafetySettings['escalation'])
 
 /**
  * Parses client input in the wire shape
- * `{ blocked_topics?: [{ name, keywords }], filter?, escalation?: { enabled?, message? } }`
+ * `{ blocked_topics?: [{ name, keywords }], filter?, escalation?: { enabled?, message? }, refusal? }`
  * over `defaults`: a given `blocked_topics` or `filter` replaces the default, escalation fields
  * override one by one. `undefined` or `null` yields the defaults. Strings are trimmed. Throws a
  * {@link ValidationError} naming the faulty field (e.g. `safety.blocked_topics[0].keywords`);
@@ -139,7 +130,7 @@ function parseEscalation(value: unknown, defaults: SafetySettings['escalation'])
  */
 export function parseSafetySettings(input: unknown, defaults: SafetySettings = DEFAULT_SAFETY): SafetySettings {
   if (input === undefined || input === null) return defaults;
-  const raw = objectWithKeys(input, 'safety', ['blocked_topics', 'filter', 'escalation']);
+  const raw = objectWithKeys(input, 'safety', ['blocked_topics', 'filter', 'escalation', 'refusal']);
   return freezeSettings({
     blockedTopics:
       raw['blocked_topics'] === undefined
@@ -147,5 +138,6 @@ export function parseSafetySettings(input: unknown, defaults: SafetySettings = D
         : parseTopics(raw['blocked_topics']),
     filter: raw['filter'] === undefined ? defaults.filter : parseFilter(raw['filter']),
     escalation: raw['escalation'] === undefined ? { ...defaults.escalation } : parseEscalation(raw['escalation'], defaults.escalation),
+    refusal: raw['refusal'] === undefined ? defaults.refusal : boundedString(raw['refusal'], 'safety.refusal', 1, SAFETY_LIMITS.maxMessageChars),
   });
 }

@@ -6,6 +6,7 @@ import type {
   Persona,
   WebhookRecord,
   DeliveryRecord,
+  SafetySettings,
 } from '../../core/index.js';
 import { isoTime, redactApiKey } from '../../core/index.js';
 import type { UrlBuilder } from './urls.js';
@@ -61,6 +62,17 @@ export function presentConversationCreated(conversation: ConversationRecord) {
       tts_provider: conversation.ttsProvider,
       voice_id: conversation.voiceId,
     },
+    safety: presentSafety(conversation.safety),
+  };
+}
+
+/** Safety settings in the wire shape clients send them in (docs/safety.md). */
+export function presentSafety(settings: SafetySettings) {
+  return {
+    blocked_topics: settings.blockedTopics.map((topic) => ({ name: topic.name, keywords: [...topic.keywords] })),
+    filter: settings.filter,
+    escalation: { enabled: settings.escalation.enabled, message: settings.escalation.message },
+    refusal: settings.refusal,
   };
 }
 
@@ -70,6 +82,8 @@ export function presentConversation(conversation: ConversationRecord, messages?:
     updated_at: isoTime(conversation.updatedAt),
     ended_at: timeOrNull(conversation.endedAt),
     ...(conversation.endReason !== null && { end_reason: conversation.endReason }),
+    escalated_at: timeOrNull(conversation.escalatedAt),
+    ...(conversation.escalationReason !== null && { escalation_reason: conversation.escalationReason }),
     ...(messages && urls && { messages: messages.map((m) => presentMessage(m, urls)) }),
     usage: { ai_tokens: conversation.aiTokens, tts_characters: conversation.ttsCharacters },
   };
@@ -86,6 +100,7 @@ export function presentMessage(message: MessageRecord, urls: UrlBuilder) {
       status: message.status,
     }),
     created_at: isoTime(message.createdAt),
+    safety: [...message.safety],
     usage: { ai_tokens: message.aiTokens, tts_characters: message.ttsCharacters },
   };
 }

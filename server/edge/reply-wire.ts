@@ -1,5 +1,5 @@
 import type { ReplyEvent, ServerFrame, WireError } from '../../core/index.js';
-import { isServiceError } from '../../core/index.js';
+import { isServiceError, isoTime } from '../../core/index.js';
 import type { UrlBuilder } from './urls.js';
 
 /**
@@ -40,6 +40,23 @@ export function toWire(event: ReplyEvent, urls: UrlBuilder): ServerFrame {
       return { type: 'error', data: errorPayload(event.error) };
     case 'state':
       return { type: 'state', data: { state: event.state } };
+    case 'safety':
+      return {
+        type: 'safety',
+        data: {
+          side: event.side,
+          codes: event.codes,
+          action: event.action,
+          ...(event.topic !== undefined && { topic: event.topic }),
+          ...(event.escalation && {
+            escalation: {
+              reason: event.escalation.reason,
+              message: event.escalation.message,
+              escalated_at: isoTime(event.escalation.escalatedAt),
+            },
+          }),
+        },
+      };
   }
 }
 

@@ -1,6 +1,7 @@
 import type {
   AIProvider,
   ConversationStatus,
+  EscalationReason,
   FinishReason,
   KeyMode,
   MessageRole,
@@ -8,7 +9,7 @@ import type {
   ModelCapability,
   Voice,
 } from '../../core/index.js';
-import { AvatarAnimations, Verticals, WebhookEventTypes } from '../../core/index.js';
+import { AvatarAnimations, SAFETY_CODE_ORDER, SAFETY_LIMITS, SafetyFilterLevels, Verticals, WebhookEventTypes } from '../../core/index.js';
 import type { DeliveryStatus, WebhookStatus } from '../../core/index.js';
 import { s } from '../schema/schema.js';
 import type { JsonSchema } from '../schema/schema.js';
@@ -110,6 +111,50 @@ export const personaVerticalSchema = s.object({ vertical: s.enum(Verticals), per
 
 // Conversations
 
+const L = SAFETY_LIMITS;
+
+/** Safety settings as clients send them at creation; every part optional (the persona's defaults fill in). */
+export const safetyInputSchema = s.object(
+  {
+    blocked_topics: s.optional(
+      s.array(
+        s.object({
+          name: s.string({ min: 1, max: L.maxTopicNameChars, description: 'Shown in events, e.g. "medical advice"' }),
+          keywords: s.array(s.string({ min: 1, max: L.maxKeywordChars }), {
+            min: 1,
+            max: L.maxKeywords,
+            description: 'Words or phrases; a message containing any of them (whole words, any case) is on the topic',
+          }),
+        }),
+        { max: L.maxTopics, description: "Topics the avatar refuses to discuss; replaces the persona's list" },
+      ),
+    ),
+    filter: s.optional(s.enum(SafetyFilterLevels, 'Profanity filter: off, standard (mask), strict (replies: drop the sentence). Default standard')),
+    escalation: s.optional(
+      s.object({
+        enabled: s.optional(s.boolean('Hand off to a person on request, repeated frustration or severe content. Default true')),
+        message: s.optional(s.string({ min: 1, max: L.maxMessageChars, description: 'What the avatar says when handing off' })),
+      }),
+    ),
+    refusal: s.optional(s.string({ min: 1, max: L.maxMessageChars, description: 'What the avatar says instead of discussing a blocked topic' })),
+  },
+  'Safety settings (docs/safety.md)',
+);
+
+const safetySchema = s.object(
+  {
+    blocked_topics: s.array(s.object({ name: s.string(), keywords: s.array(s.string()) })),
+    filter: s.enum(SafetyFilterLevels),
+    escalation: s.object({ enabled: s.boolean(), message: s.string() }),
+    refusal: s.string(),
+  },
+  'The safety settings the conversation runs with, defaults resolved',
+);
+
+const safetyCodes = s.array(s.enum(SAFETY_CODE_ORDER), {
+  description: 'Safety checks that fired on this message (docs/safety.md); empty when none',
+});
+
 export const messageSchema = s.object(
   {
     id: s.string({ description: 'msg_…' }),
@@ -122,6 +167,7 @@ export const messageSchema = s.object(
       s.enum(every<Exclude<MessageStatus, 'streaming'>>()(['complete', 'interrupted']), 'Assistant messages only; interrupted: cut off (client gone, barge-in, server stopped mid-reply)'),
     ),
     created_at: time('When the message was stored'),
+    safety: safetyCodes,
     usage,
   },
   'A message of a conversation',
@@ -130,13 +176,14 @@ export const messageSchema = s.object(
 const createdFields = {
   id: s.string({ description: 'conv_…' }),
   avatar_id: s.string(),
-  status: s.enum(every<ConversationStatus>()(['active', 'ended'])),
+  status: s.enum(every<ConversationStatus>()(['active', 'escalated', 'ended']), 'escalated: handed to a person (messages are still accepted)'),
   created_at: time('When the conversation was created'),
   persona_id: s.nullable(s.string({ description: 'Persona preset the avatar plays, if any' })),
   config: s.object(
     { ai_provider: s.string(), ai_model: s.string(), tts_provider: s.string(), voice_id: s.string() },
     'The engines and voice the conversation uses, defaults resolved',
   ),
+  safety: safetySchema,
 };
 
 const conversationFields = {
@@ -144,6 +191,10 @@ const conversationFields = {
   updated_at: time('Last change'),
   ended_at: nullableTime('When it ended; null while active'),
   end_reason: s.optional(s.string({ description: 'Present once ended: ended (by the client) or timeout (idle)' })),
+  escalated_at: nullableTime('When it was handed to a person; null if never'),
+  escalation_reason: s.optional(
+    s.enum(every<EscalationReason>()(['requested', 'frustration', 'severe_content']), 'Present once escalated: why'),
+  ),
   usage,
 };
 

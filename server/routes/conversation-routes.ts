@@ -14,7 +14,7 @@ import { errorPayload } from '../edge/reply-wire.js';
 import { conversationParams } from './id-schemas.js';
 import { messageContent } from '../edge/message-schema.js';
 import type { UrlBuilder } from '../edge/urls.js';
-import { conversationCreatedSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageSchema } from '../http/resource-schemas.js';
+import { safetyInputSchema, conversationCreatedSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageSchema } from '../http/resource-schemas.js';
 
 /** Conversations: create, read, end, delete, and send messages (JSON or SSE). */
 export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Route[] {
@@ -26,6 +26,7 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Ro
     tts_provider: s.optional(s.enum(service.speech.ids(), `Default: ${service.speech.defaultId}`)),
     voice_id: s.optional(s.string({ min: 1, max: 64, description: "Default: the avatar's default voice" })),
     system_prompt: s.optional(s.string({ max: Limits.systemPromptMaxChars, description: 'Extra instructions for this conversation' })),
+    safety: s.optional(safetyInputSchema),
   });
   const messageBody = s.object({
     content: messageContent,
@@ -51,6 +52,7 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Ro
           ...(body.tts_provider !== undefined && { ttsProvider: body.tts_provider }),
           ...(body.voice_id !== undefined && { voiceId: body.voice_id }),
           ...(body.system_prompt !== undefined && { systemPrompt: body.system_prompt }),
+          ...(body.safety !== undefined && { safety: body.safety }),
         });
         return presentConversationCreated(conversation);
       },

@@ -12,8 +12,11 @@ import { startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
-/** A reply long enough (≈ 4 s) for a test to act while it streams. */
-const LONG_REPLY = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ') + '.';
+/**
+ * A reply long enough (80 words, ≈ 4 s) for a test to act while it streams, in short sentences:
+ * replies are shown sentence by sentence, so a test can act after a few of them.
+ */
+const LONG_REPLY = Array.from({ length: 20 }, (_, i) => `Part ${i} of it.`).join(' ');
 
 /**
  * The realtime doors hold the same rules as REST: connection slots released on every exit path,

@@ -9,7 +9,8 @@ import { startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
-const REPLY = 'First sentence of a long answer. ' + Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ') + '. The end.';
+// Many sentences: replies are shown sentence by sentence, so a test can act after a few of them.
+const REPLY = 'First sentence of a long answer. ' + Array.from({ length: 40 }, (_, i) => `Point ${i} is here.`).join(' ') + ' The end.';
 
 describe('Realtime: socket.io and WebSocket', () => {
   let t: TestServer;

@@ -7,7 +7,7 @@ import { WidgetError } from './transport.js';
 
 type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-const SERVER_EVENTS: readonly ServerEventName[] = ['message', 'audio', 'state', 'done', 'error', 'conversation.ended'];
+const SERVER_EVENTS: readonly ServerEventName[] = ['message', 'audio', 'state', 'safety', 'done', 'error', 'conversation.ended'];
 const JOIN_TIMEOUT_MS = 15_000;
 
 /**

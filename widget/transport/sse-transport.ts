@@ -4,7 +4,7 @@ import { TransportEvents } from './transport-events.js';
 import type { ServerEventName, ServerEventPayloads, Transport, TransportListener, WireConversation } from './transport.js';
 import { WidgetError } from './transport.js';
 
-const SSE_EVENTS: ReadonlySet<string> = new Set<ServerEventName>(['message', 'audio', 'done', 'error']);
+const SSE_EVENTS: ReadonlySet<string> = new Set<ServerEventName>(['message', 'audio', 'safety', 'done', 'error']);
 
 /**
  * Replies over `POST /v1/conversations/:id/messages` with `stream: true`: the response body is

@@ -78,6 +78,13 @@ export const avatarChatStyles = css`
     font-size: 0.75rem;
     background: color-mix(in srgb, var(--_bg) 80%, transparent);
   }
+  .handoff {
+    margin: 0;
+    padding: 0.5rem 0.75rem;
+    font-size: 0.9em;
+    border-bottom: var(--_border);
+    background: color-mix(in srgb, var(--_accent) 12%, var(--_bg));
+  }
   .transcript {
     flex: 1 1 auto;
     min-height: 4rem;

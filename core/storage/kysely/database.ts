@@ -44,6 +44,10 @@ export interface ConversationsTable {
   updated_at: number;
   ended_at: number | null;
   end_reason: string | null;
+  /** JSON of the SafetySettings; null: the defaults (rows from before safety settings). */
+  safety: string | null;
+  escalated_at: number | null;
+  escalation_reason: string | null;
 }
 
 export interface MessagesTable {
@@ -60,6 +64,8 @@ export interface MessagesTable {
   created_at: number;
   /** Position in the conversation, from 1, in the order stored. */
   seq: number;
+  /** JSON list of the safety codes that fired; null when none. */
+  safety: string | null;
 }
 
 export interface UsageDailyTable {

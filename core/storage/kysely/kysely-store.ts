@@ -12,7 +12,7 @@ import type {
 } from '../../ports/store.js';
 import type { Database } from './database.js';
 import { migrationProvider } from './migrations/index.js';
-import { toAccount, toApiKey, toConversation, toMessage } from './row-mappers.js';
+import { safetyCodesColumn, toAccount, toApiKey, toConversation, toMessage } from './row-mappers.js';
 import { precompile } from './precompiled-query.js';
 import { webhookDeliveryRepository, webhookRepository } from './webhook-repositories.js';
 
@@ -201,6 +201,9 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
           updated_at: c.updatedAt,
           ended_at: c.endedAt,
           end_reason: c.endReason,
+          safety: JSON.stringify(c.safety),
+          escalated_at: c.escalatedAt,
+          escalation_reason: c.escalationReason,
         })
         .execute();
     },
@@ -220,6 +223,8 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
           ...(patch.updatedAt !== undefined && { updated_at: patch.updatedAt }),
           ...(patch.endedAt !== undefined && { ended_at: patch.endedAt }),
           ...(patch.endReason !== undefined && { end_reason: patch.endReason }),
+          ...(patch.escalatedAt !== undefined && { escalated_at: patch.escalatedAt }),
+          ...(patch.escalationReason !== undefined && { escalation_reason: patch.escalationReason }),
         })
         .where('id', '=', id)
         .execute();
@@ -239,7 +244,7 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
       const rows = await db
         .selectFrom('conversations')
         .selectAll()
-        .where('status', '=', 'active')
+        .where('status', 'in', ['active', 'escalated'])
         .where('updated_at', '<', before)
         .orderBy('updated_at')
         .limit(limit)
@@ -282,6 +287,7 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
           ai_tokens: m.aiTokens,
           tts_characters: m.ttsCharacters,
           created_at: m.createdAt,
+          safety: safetyCodesColumn(m.safety),
           seq: (eb) =>
             eb.selectFrom('messages').select(sql<number>`coalesce(max(seq), 0) + 1`.as('next')).where('conversation_id', '=', m.conversationId),
         })
@@ -296,6 +302,7 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
         ...(patch.audioError !== undefined && { audio_error: patch.audioError }),
         ...(patch.aiTokens !== undefined && { ai_tokens: patch.aiTokens }),
         ...(patch.ttsCharacters !== undefined && { tts_characters: patch.ttsCharacters }),
+        ...(patch.safety !== undefined && { safety: safetyCodesColumn(patch.safety) }),
       };
       if (Object.keys(row).length > 0) await db.updateTable('messages').set(row).where('id', '=', id).execute();
     },

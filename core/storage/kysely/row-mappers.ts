@@ -10,10 +10,14 @@ import type {
   MessageStatus,
   Tier,
   DeliveryRecord,
+  EscalationReason,
+  SafetyCode,
+  SafetySettings,
   DeliveryStatus,
   WebhookRecord,
   WebhookStatus,
 } from '../../ports/store.js';
+import { DEFAULT_SAFETY } from '../../safety/safety-settings.js';
 import type { AccountsTable, ApiKeysTable, ConversationsTable, MessagesTable, WebhookDeliveriesTable, WebhooksTable } from './database.js';
 
 /** Some drivers (node-postgres) return 64-bit integers as strings; records always hold numbers. */
@@ -69,6 +73,9 @@ export function toConversation(row: Selectable<ConversationsTable>): Conversatio
     updatedAt: num(row.updated_at),
     endedAt: num(row.ended_at),
     endReason: row.end_reason,
+    safety: row.safety === null ? DEFAULT_SAFETY : (JSON.parse(row.safety) as SafetySettings),
+    escalatedAt: num(row.escalated_at),
+    escalationReason: row.escalation_reason as EscalationReason | null,
   };
 }
 
@@ -85,7 +92,15 @@ export function toMessage(row: Selectable<MessagesTable>): MessageRecord {
     aiTokens: num(row.ai_tokens),
     ttsCharacters: num(row.tts_characters),
     createdAt: num(row.created_at),
+    safety: row.safety === null ? NO_CODES : (JSON.parse(row.safety) as SafetyCode[]),
   };
+}
+
+const NO_CODES: readonly SafetyCode[] = Object.freeze([]);
+
+/** A message's safety codes as stored: null when none fired. */
+export function safetyCodesColumn(codes: readonly SafetyCode[]): string | null {
+  return codes.length === 0 ? null : JSON.stringify(codes);
 }
 
 export function toWebhook(row: Selectable<WebhooksTable>): WebhookRecord {

@@ -230,7 +230,8 @@ describe('ConversationService: replies', () => {
     assert.deepEqual(seen.map((e) => (e.type === 'state' ? `state:${e.state}` : e.type)), [
       'state:thinking',
       'state:talking',
-      ...REPLY.map(() => 'text-delta'),
+      'text-delta', // Hello there.
+      'text-delta', // How are you today? — shown sentence by sentence, once checked
       'done',
       'state:idle',
     ]);
@@ -318,12 +319,12 @@ describe('ConversationService: replies', () => {
     assert.equal(cut?.type === 'done' && cut.message.status, 'interrupted');
     assert.deepEqual(summary(await store.messages.listByConversation(conversation.id)), [
       ['user', 'complete', 'tell me a story'],
-      ['assistant', 'interrupted', 'Hello there. '],
+      ['assistant', 'interrupted', 'Hello there.'],
       ['user', 'complete', 'stop, new question'],
       ['assistant', 'complete', REPLY.join('')],
     ]);
     // The model answering the new message saw the interrupted part.
-    assert.deepEqual(held.requests.at(-1)!.messages.map((m) => m.content), ['tell me a story', 'Hello there. ', 'stop, new question']);
+    assert.deepEqual(held.requests.at(-1)!.messages.map((m) => m.content), ['tell me a story', 'Hello there.', 'stop, new question']);
   });
 
   it('interrupt() keeps what was said as interrupted and resolves once it is stored', async (t) => {
@@ -337,7 +338,7 @@ describe('ConversationService: replies', () => {
     assert.equal(conversations.isReplying(conversation.id), false);
     assert.deepEqual(summary(await store.messages.listByConversation(conversation.id)), [
       ['user', 'complete', 'go on'],
-      ['assistant', 'interrupted', 'Hello there. How '],
+      ['assistant', 'interrupted', 'Hello there.'],
     ]);
     const last = (await seen).filter((e) => e.type !== 'state').at(-1);
     assert.equal(last?.type, 'done');
@@ -385,10 +386,10 @@ describe('ConversationService: replies', () => {
     assert.ok(error?.type === 'error');
     assert.equal(error.error.code, 'provider_error');
     assert.equal(error.message?.status, 'interrupted');
-    assert.equal(error.message?.content, 'One two ');
+    assert.equal(error.message?.content, 'One two');
     assert.deepEqual(summary(await store.messages.listByConversation(conversation.id)), [
       ['user', 'complete', 'count'],
-      ['assistant', 'interrupted', 'One two '],
+      ['assistant', 'interrupted', 'One two'],
     ]);
   });
 
@@ -465,7 +466,7 @@ describe('ConversationService: lifecycle', () => {
     assert.equal(conversations.isReplying(conversation.id), false);
     assert.deepEqual(summary(await store.messages.listByConversation(conversation.id)), [
       ['user', 'complete', 'long answer please'],
-      ['assistant', 'interrupted', 'Hello there. '],
+      ['assistant', 'interrupted', 'Hello there.'],
     ]);
     assert.equal(heard.at(-1), 'ended', 'the end comes after the reply events');
     assert.equal((await conversations.get(owner, conversation.id)).endReason, 'closed');
@@ -551,6 +552,7 @@ describe('ConversationService: lifecycle', () => {
       aiTokens: 0,
       ttsCharacters: 0,
       createdAt: clock.now(),
+      safety: [],
       ...patch,
     });
     const spokenBase = service.ids.next('aud');
@@ -611,6 +613,7 @@ describe('ConversationService: lifecycle', () => {
       aiTokens: 0,
       ttsCharacters: 0,
       createdAt: clock.now(),
+      safety: [],
     });
     assert.deepEqual((await before.conversations.getWithMessages(owner, conversation.id)).messages, [], 'a streaming row is not shown');
     await before.close();
@@ -647,6 +650,6 @@ describe('ConversationService: lifecycle', () => {
     await reached;
     await conversations.close();
     await seen;
-    assert.deepEqual(summary(await store.messages.listByConversation(conversation.id)).at(-1), ['assistant', 'interrupted', 'Hello there. ']);
+    assert.deepEqual(summary(await store.messages.listByConversation(conversation.id)).at(-1), ['assistant', 'interrupted', 'Hello there.']);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ValidationError } from '../../../core/errors.js';
-import { checkReplySentence, checkUserMessage } from '../../../core/safety/safety-check.js';
+import { checkReplySentence, checkUserMessage, withModeration } from '../../../core/safety/safety-check.js';
 import { DEFAULT_SAFETY, parseSafetySettings } from '../../../core/safety/safety-settings.js';
 import type { SafetySettings } from '../../../core/safety/safety-settings.js';
 import { ORDINARY_MESSAGES } from './ordinary-messages.js';
@@ -29,11 +29,13 @@ describe('parseSafetySettings', () => {
       blocked_topics: [{ name: ' Legal ', keywords: [' lawsuit ', 'sue you'] }],
       filter: 'strict',
       escalation: { enabled: false, message: 'A colleague will join.' },
+      refusal: ' I cannot talk about that. ',
     });
     assert.deepEqual(parsed, {
       blockedTopics: [{ name: 'Legal', keywords: ['lawsuit', 'sue you'] }],
       filter: 'strict',
       escalation: { enabled: false, message: 'A colleague will join.' },
+      refusal: 'I cannot talk about that.',
     });
     const partial = parseSafetySettings({ escalation: { enabled: false } }, parsed);
     assert.deepEqual(partial, { ...parsed, escalation: { enabled: false, message: 'A colleague will join.' } });
@@ -43,6 +45,7 @@ describe('parseSafetySettings', () => {
   const invalid: [string, unknown, string][] = [
     ['not an object', 'strict', 'safety'],
     ['unknown filter level', { filter: 'maximum' }, 'safety.filter'],
+    ['empty refusal', { refusal: '  ' }, 'safety.refusal'],
     ['too many topics', { blocked_topics: tooMany }, 'safety.blocked_topics'],
     ['topics not a list', { blocked_topics: { name: 'x' } }, 'safety.blocked_topics'],
     ['empty topic name', { blocked_topics: [{ name: ' ', keywords: ['x'] }] }, 'safety.blocked_topics[0].name'],
@@ -77,7 +80,7 @@ describe('checkUserMessage', () => {
   ];
   for (const text of humanRequests) {
     it(`escalates a request for a human: ${JSON.stringify(text)}`, () => {
-      assert.deepEqual(checkUserMessage(text, SETTINGS), { codes: ['escalation_requested'], action: 'escalate' });
+      assert.deepEqual(checkUserMessage(text, SETTINGS), { codes: ['escalation_requested'], action: 'escalate', escalationReason: 'requested' });
       assert.deepEqual(checkUserMessage(text, with_({ escalation: { enabled: false } })), { codes: [], action: 'allow' });
     });
   }
@@ -117,7 +120,7 @@ describe('checkUserMessage', () => {
     assert.equal(checkUserMessage(now, SETTINGS).action, 'allow');
     assert.equal(checkUserMessage(now, SETTINGS, frustrated.slice(0, 1)).action, 'allow');
     assert.equal(checkUserMessage(now, SETTINGS, ['hello', frustrated[0]!, 'ok', 'fine']).action, 'allow');
-    assert.deepEqual(checkUserMessage(now, SETTINGS, frustrated.slice(0, 2)), { codes: ['escalation_requested'], action: 'escalate' });
+    assert.deepEqual(checkUserMessage(now, SETTINGS, frustrated.slice(0, 2)), { codes: ['escalation_requested'], action: 'escalate', escalationReason: 'frustration' });
     assert.equal(checkUserMessage(now, SETTINGS, [frustrated[0]!, 'ok', frustrated[2]!]).action, 'escalate');
     assert.equal(checkUserMessage('thanks', SETTINGS, frustrated).action, 'allow', 'this message must be frustrated too');
     assert.equal(checkUserMessage(now, with_({ escalation: { enabled: false } }), frustrated).action, 'allow');
@@ -125,7 +128,7 @@ describe('checkUserMessage', () => {
 
   for (const text of ['I want to kill myself', 'i just want to die', "There's a bomb in the store", 'I will hurt someone']) {
     it(`escalates severe content: ${JSON.stringify(text)}`, () => {
-      assert.deepEqual(checkUserMessage(text, SETTINGS), { codes: ['severe_content'], action: 'escalate' });
+      assert.deepEqual(checkUserMessage(text, SETTINGS), { codes: ['severe_content'], action: 'escalate', escalationReason: 'severe_content' });
       assert.deepEqual(checkUserMessage(text, with_({ escalation: { enabled: false } })), { codes: ['severe_content'], action: 'block' });
     });
   }
@@ -163,5 +166,35 @@ describe('false positives', () => {
     assert.deepEqual(flagged, []);
     const replies = ORDINARY_MESSAGES.filter((m) => checkReplySentence(m, with_({ filter: 'strict' })).action !== 'allow');
     assert.deepEqual(replies, []);
+  });
+});
+
+describe('withModeration', () => {
+  const clean = checkUserMessage('What time do you open?', SETTINGS);
+
+  it('leaves the verdict alone when the vendor flags nothing', () => {
+    assert.deepEqual(withModeration(clean, { flagged: false, categories: [] }, SETTINGS), clean);
+  });
+
+  it('escalates severe categories, and blocks them when escalation is off', () => {
+    const flagged = { flagged: true, categories: ['self-harm', 'self-harm/intent'] };
+    assert.deepEqual(withModeration(clean, flagged, SETTINGS), {
+      codes: ['severe_content'], action: 'escalate', escalationReason: 'severe_content', moderationCategories: flagged.categories,
+    });
+    assert.equal(withModeration(clean, flagged, with_({ escalation: { enabled: false } })).action, 'block');
+    assert.equal(withModeration(clean, { flagged: true, categories: ['harassment/threatening'] }, SETTINGS).action, 'escalate');
+  });
+
+  it('blocks other flagged content, except at filter level off', () => {
+    const flagged = { flagged: true, categories: ['harassment'] };
+    assert.deepEqual(withModeration(clean, flagged, SETTINGS), { codes: ['moderation_flagged'], action: 'block', moderationCategories: ['harassment'] });
+    assert.deepEqual(withModeration(clean, flagged, with_({ filter: 'off' })), clean);
+  });
+
+  it('keeps the stronger action and the canonical code order', () => {
+    const asked = checkUserMessage('let me talk to a human', SETTINGS);
+    const merged = withModeration(asked, { flagged: true, categories: ['self-harm'] }, SETTINGS);
+    assert.deepEqual(merged.codes, ['severe_content', 'escalation_requested']);
+    assert.equal(merged.escalationReason, 'requested');
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AccountRecord, ConversationRecord, MessageRecord, Store, WebhookRecord } from '../../../core/index.js';
-import { createIdGenerator } from '../../../core/index.js';
+import { DEFAULT_SAFETY, createIdGenerator } from '../../../core/index.js';
 
 /**
  * The behaviour every {@link Store} engine must have. Each engine's test file calls this with a
@@ -40,6 +40,9 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       updatedAt: 1_700_000_000_000,
       endedAt: null,
       endReason: null,
+      safety: DEFAULT_SAFETY,
+      escalatedAt: null,
+      escalationReason: null,
     });
     const newMessage = (conversationId: string, createdAt: number, content = 'hello'): MessageRecord => ({
       id: ids.next('msg'),
@@ -53,6 +56,7 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       aiTokens: 0,
       ttsCharacters: 0,
       createdAt,
+      safety: [],
     });
 
     before(async () => {

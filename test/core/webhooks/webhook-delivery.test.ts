@@ -288,6 +288,7 @@ describe('Webhook delivery: retries, failing, e-mail', () => {
       aiTokens: 0,
       ttsCharacters: 0,
       createdAt: T0,
+      safety: [],
     };
     await service.store.messages.create(stranded);
     assert.equal(await service.conversations.recoverInterrupted(), 1);
