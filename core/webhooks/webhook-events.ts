@@ -40,14 +40,14 @@ export function sampleEventData(type: WebhookEventType, ids: { conversationId: s
   const samples: Record<WebhookEventType, Record<string, unknown>> = {
     'conversation.started': { ...conversation, personaId: null },
     'conversation.ended': { ...conversation, reason: 'ended' },
-    'conversation.escalated': { ...conversation, reason: 'The user asked to talk to a person' },
+    'conversation.escalated': { ...conversation, messageId: ids.messageId, reason: 'requested', escalatedAt: '2026-01-01T00:00:00.000Z' },
     'message.created': { ...conversation, message: { id: ids.messageId, role: 'user', content: 'Hello!' } },
     'message.failed': { ...conversation, userMessageId: ids.messageId, error: { code: 'provider_error', message: 'The AI provider did not answer' } },
     'avatar.updated': { avatarId: 'luna-001' },
     'avatar.deleted': { avatarId: 'luna-001' },
-    'safety.escalation': { ...conversation, reason: 'The user asked to talk to a person' },
-    'safety.topic_blocked': { ...conversation, messageId: ids.messageId, topic: 'medical advice' },
-    'safety.filter_triggered': { ...conversation, messageId: ids.messageId, filter: 'profanity' },
+    'safety.escalation': { ...conversation, messageId: ids.messageId, reason: 'requested', codes: ['escalation_requested'] },
+    'safety.topic_blocked': { ...conversation, messageId: ids.messageId, side: 'user', topic: 'medical advice' },
+    'safety.filter_triggered': { ...conversation, messageId: ids.messageId, side: 'user', source: 'word_list', action: 'masked' },
   };
   return { ...samples[type], test: true };
 }

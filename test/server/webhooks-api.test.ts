@@ -103,7 +103,7 @@ describe('Webhooks over HTTP', () => {
     assert.equal(failed.userMessageId, (events[1]!.body.data.message as { id: string }).id);
     assert.equal(failed.error.code, 'provider_error');
     assert.equal(failed.message.id, (events[2]!.body.data.message as { id: string }).id, 'what was said before the failure');
-    assert.equal(failed.message.content, 'One two ');
+    assert.equal(failed.message.content, 'One two');
   });
 
   it('POST /webhooks/test sends a sample event (data.test: true) and answers 202 with its id', async () => {

@@ -4,7 +4,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../widget/index.js';
-import type { AvatarChat, AvatarErrorDetail, AvatarMessageDetail } from '../../widget/index.js';
+import type { AvatarChat, AvatarErrorDetail, AvatarMessageDetail, AvatarSafetyDetail } from '../../widget/index.js';
 import { AvatarStage } from '../../widget/stage/avatar-stage.js';
 import type { MouthWeights } from '../../widget/audio/mouth-weights.js';
 // @ts-expect-error: a virtual module served by the avatar-test-server plugin
@@ -256,4 +256,29 @@ describe('<avatar-chat> against the real service', () => {
     await el.interrupt();
     expect(el.playing).to.equal(false);
   });
+
+  for (const transport of ['socket.io', 'sse']) {
+    it(`shows a hand-off notice when the conversation is handed to a person (${transport}), and again after a reload`, async () => {
+      const session = await demoSession();
+      const chat = () =>
+        html`<avatar-chat server=${API} token=${session.token} conversation-id=${session.conversation_id} transport=${transport}></avatar-chat>`;
+      const el = await mountReady(chat());
+      expect(shadow(el).querySelector('[part="handoff"]')).to.equal(null);
+      const safety = new Promise<AvatarSafetyDetail>((resolve) => el.addEventListener('avatar-safety', (e) => resolve(e.detail), { once: true }));
+      await el.send('Can I talk to a real person please?');
+      const detail = await safety;
+      expect(detail.action).to.equal('escalate');
+      expect(detail.escalation?.reason).to.equal('requested');
+      await waitUntil(() => shadow(el).querySelector('[part="handoff"]') !== null, 'the hand-off notice', LONG);
+      const notice = shadow(el).querySelector('[part="handoff"]')!;
+      expect(notice.getAttribute('role')).to.equal('status');
+      expect(notice.textContent).to.contain('person');
+      await el.interrupt();
+      el.remove();
+
+      const reloaded = await mountReady(chat());
+      expect(shadow(reloaded).querySelector('[part="handoff"]'), 'an escalated conversation shows the notice on load').to.not.equal(null);
+      reloaded.remove();
+    });
+  }
 });
