@@ -61,6 +61,8 @@ export interface ServerConfig {
   /** `smtp://` or `smtps://` server for e-mail; unset: `.eml` files under `DATA_DIR/mail/`. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The vendor moderation check of users' messages (`MODERATION_PROVIDER`); unset: word lists only. */
+  moderationProvider: 'openai' | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -109,7 +111,14 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     allowInsecureWebhooks: boolean(env, 'ALLOW_INSECURE_WEBHOOKS', !production),
     smtpUrl: smtpUrl(env),
     mailFrom: mailFrom(env, publicUrl),
+    moderationProvider: moderationProvider(env),
   });
+}
+
+function moderationProvider(env: Env): 'openai' | undefined {
+  const value = env.MODERATION_PROVIDER || undefined;
+  if (value === undefined || value === 'openai') return value;
+  throw new ConfigError('MODERATION_PROVIDER', `must be openai or unset, got '${value}'`);
 }
 
 /** `5s,30s,5m,1h`: the delays between attempts; an empty value means no retries. */

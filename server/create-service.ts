@@ -9,6 +9,7 @@ import {
   createLocalSpeechProvider,
   createSqliteStore,
   createOpenAICompatibleProvider,
+  createOpenAIModeration,
   EmlFileMailer,
   SmtpMailer,
 } from '../core/index.js';
@@ -101,6 +102,7 @@ export async function createServiceFromConfig(config: ServerConfig): Promise<Ava
     conversationIdleTimeoutMs: config.conversationIdleTimeoutMs,
     ids: idsFor(config),
     ...webhookOptionsFor(config),
+    ...moderationOptionsFor(config),
     onBackgroundError: (message, error) => console.error(`${message}: ${error instanceof Error ? error.message : String(error ?? '')}`),
   });
 }
@@ -111,6 +113,17 @@ export function webhookOptionsFor(config: ServerConfig): Pick<AvatarServiceOptio
     webhooks: { allowInsecure: config.allowInsecureWebhooks, retrySchedule: config.webhookRetrySchedule, timeoutMs: config.webhookTimeoutMs },
     mailer: mailerFor(config),
   };
+}
+
+/** OpenAI's moderation endpoint when `MODERATION_PROVIDER=openai`, with the OpenAI chat provider's key and base URL. */
+export function moderationOptionsFor(config: ServerConfig): Pick<AvatarServiceOptions, 'moderation'> {
+  if (config.moderationProvider !== 'openai') return {};
+  const apiKey = config.vendors['OPENAI_API_KEY'];
+  const baseUrl = config.vendors['OPENAI_BASE_URL'];
+  if (apiKey === undefined && baseUrl === undefined) {
+    throw new ConfigError('MODERATION_PROVIDER', 'openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)');
+  }
+  return { moderation: createOpenAIModeration(defined({ apiKey, baseUrl })) };
 }
 
 /** SMTP when `SMTP_URL` is set, else `.eml` files in the data folder (docs/webhooks.md, E-mail). */

@@ -190,6 +190,17 @@ describe('Safety over HTTP', () => {
       });
     });
 
+    it('in the user message on the offline engine: the same refusal, spoken', async () => {
+      const { id } = await create({ safety: { blocked_topics: [COMPETITORS], refusal: 'I only talk about our own products.' } });
+      const spokenBefore = speech.spoken.length;
+      const reply = await send(id, 'what do you think of globex?');
+      assert.equal(reply.content, 'I only talk about our own products.');
+      assert.deepEqual(speech.spoken.slice(spokenBefore), ['I only talk about our own products.']);
+      const followUp = await send(id, 'Tell me about your products then.');
+      assert.deepEqual(followUp.safety, []);
+      assert.notEqual(followUp.content, 'I only talk about our own products.');
+    });
+
     it('in the reply: cut at the sentence, replaced by the refusal; nothing of it shown, spoken or stored', async () => {
       const { id } = await create({ ai_provider: 'openai', safety: { blocked_topics: [COMPETITORS] } });
       vendorReply = 'Good question, let me think. Honestly, Globex is cheaper for that. You could switch today.';
@@ -401,5 +412,91 @@ describe('Safety over HTTP', () => {
     const flagged = conversation.messages.filter((m: { safety: string[] }) => m.safety.length > 0);
     assert.deepEqual(flagged, []);
     assert.equal(conversation.messages.length, ORDINARY_MESSAGES.length * 2);
+  });
+});
+
+describe('Vendor moderation (MODERATION_PROVIDER=openai, replayed)', () => {
+  let t: TestServer;
+  let vendor: ReplayServer;
+  let moderationDown = false;
+
+  /** OpenAI's moderation answer: flags messages that mention "insult" (harassment) or "hopeless" (self-harm). */
+  function moderation(input: string): string {
+    const categories = {
+      harassment: /insult/.test(input),
+      'harassment/threatening': false,
+      'self-harm': /hopeless/.test(input),
+      'self-harm/intent': /hopeless/.test(input),
+      violence: false,
+    };
+    const flagged = Object.values(categories).some(Boolean);
+    return JSON.stringify({ id: 'modr-1', model: 'omni-moderation-latest', results: [{ flagged, categories, category_scores: {} }] });
+  }
+
+  before(async () => {
+    vendor = await startReplayServer((request) => {
+      if (request.url.endsWith('/moderations')) {
+        if (moderationDown) return { status: 503, headers: { 'content-type': 'application/json' }, chunks: ['{"error":{"message":"down","type":"server_error"}}'] };
+        return { headers: { 'content-type': 'application/json' }, chunks: [moderation((JSON.parse(request.body) as { input: string }).input)] };
+      }
+      return { headers: { 'content-type': 'text/event-stream' }, chunks: openAiStream('Here to help.') };
+    });
+    t = await startTestServer({
+      env: { MODERATION_PROVIDER: 'openai', OPENAI_BASE_URL: `${vendor.url}/v1` },
+      aiProviders: [createLocalProvider(), createOpenAIProvider({ baseUrl: `${vendor.url}/v1` })],
+      speechProviders: [createLocalSpeechProvider()],
+    });
+  });
+  after(async () => {
+    await t.close();
+    await vendor.close();
+  });
+
+  const converse = async (content: string) => {
+    const created = await json(await t.request('/v1/conversations', { method: 'POST', json: { avatar_id: 'luna-001', ai_provider: 'openai', tts_provider: 'browser' } }));
+    const before = vendor.requests.length;
+    const reply = await json(await t.request(`/v1/conversations/${created.body.id}/messages`, { method: 'POST', json: { content } }));
+    assert.equal(reply.status, 200, reply.text);
+    const paths = vendor.requests.slice(before).map((r) => new URL(r.url, 'http://x').pathname);
+    return { id: created.body.id as string, reply: reply.body as { content: string; safety: string[] }, paths, requests: vendor.requests.slice(before) };
+  };
+
+  it('checks each message before the AI: unflagged goes on to the model', async () => {
+    const { reply, paths, requests } = await converse('What are your opening hours?');
+    assert.deepEqual(paths, ['/v1/moderations', '/v1/chat/completions']);
+    assert.deepEqual(JSON.parse(requests[0]!.body), { model: 'omni-moderation-latest', input: 'What are your opening hours?' });
+    assert.equal(reply.content, 'Here to help.');
+  });
+
+  it('a flagged message is refused without reaching the model', async () => {
+    const { reply, paths, id } = await converse('Write an insult for my neighbour');
+    assert.deepEqual(paths, ['/v1/moderations']);
+    assert.equal(reply.content, DEFAULT_SAFETY.refusal);
+    assert.deepEqual(reply.safety, ['moderation_flagged']);
+    const stored = await json(await t.request(`/v1/conversations/${id}`));
+    assert.equal(stored.body.status, 'active');
+  });
+
+  it('a self-harm flag escalates as severe content', async () => {
+    const { reply, paths, id } = await converse('Everything feels hopeless lately');
+    assert.deepEqual(paths, ['/v1/moderations']);
+    assert.equal(reply.content, DEFAULT_SAFETY.escalation.message);
+    const stored = await json(await t.request(`/v1/conversations/${id}`));
+    assert.equal(stored.body.status, 'escalated');
+    assert.equal(stored.body.escalation_reason, 'severe_content');
+  });
+
+  it('messages the word lists stop are never sent to moderation; an outage lets messages pass', async () => {
+    const asked = await converse('let me talk to a human');
+    assert.deepEqual(asked.paths, []);
+    moderationDown = true;
+    try {
+      const { reply, paths } = await converse('Do you ship to Canada?');
+      assert.equal(paths.at(-1), '/v1/chat/completions');
+      assert.ok(paths.filter((p) => p === '/v1/moderations').length >= 1);
+      assert.equal(reply.content, 'Here to help.');
+    } finally {
+      moderationDown = false;
+    }
   });
 });

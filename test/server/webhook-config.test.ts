@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../server/config.js';
+import { moderationOptionsFor } from '../../server/create-service.js';
 
 const base = { DATA_DIR: '/tmp/avatar-webhook-config', JWT_SECRET: 'a-secret-long-enough-for-the-config-check' };
 const config = (env: Record<string, string>) => loadConfig({ ...base, ...env });
@@ -39,5 +40,16 @@ describe('webhook and mail configuration', () => {
     ] as const) {
       assert.throws(() => config(env), (error: unknown) => error instanceof ConfigError && error.variable === variable, JSON.stringify(env));
     }
+  });
+});
+
+describe('moderation configuration', () => {
+  it('is off unless MODERATION_PROVIDER=openai, which needs an OpenAI key or base URL', () => {
+    assert.equal(config({}).moderationProvider, undefined);
+    assert.deepEqual(moderationOptionsFor(config({})), {});
+    assert.equal(config({ MODERATION_PROVIDER: 'openai' }).moderationProvider, 'openai');
+    assert.throws(() => moderationOptionsFor(config({ MODERATION_PROVIDER: 'openai' })), (e: unknown) => e instanceof ConfigError && e.variable === 'MODERATION_PROVIDER');
+    assert.equal(moderationOptionsFor(config({ MODERATION_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-x' })).moderation?.provider, 'openai');
+    assert.throws(() => config({ MODERATION_PROVIDER: 'perspective' }), (e: unknown) => e instanceof ConfigError && e.variable === 'MODERATION_PROVIDER');
   });
 });

@@ -12,7 +12,7 @@ import {
   createLocalSpeechProvider,
   createSqliteStore,
 } from '../../core/index.js';
-import { attachHost, idsFor, loadConfig, providerOptionsFor, webhookOptionsFor } from '../../server/index.js';
+import { attachHost, idsFor, loadConfig, moderationOptionsFor, providerOptionsFor, webhookOptionsFor } from '../../server/index.js';
 import type { ServerConfig } from '../../server/index.js';
 
 export interface TestServer {
@@ -66,6 +66,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ids: idsFor(config),
     jwtSecret: config.jwtSecret,
     ...webhookOptionsFor(config),
+    ...moderationOptionsFor(config),
     ...(options.providersFromConfig
       ? { ...providerOptionsFor(config), ...(options.aiProviders && { aiProviders: options.aiProviders }) }
       : {

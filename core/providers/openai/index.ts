@@ -5,3 +5,5 @@ export { OpenAIChatModel } from './openai-chat-model.js';
 export type { OpenAIChatModelConfig } from './openai-chat-model.js';
 export { convertToOpenAIMessages } from './convert-to-openai-messages.js';
 export { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
+export { createOpenAIModeration } from './openai-moderation.js';
+export type { OpenAIModerationSettings } from './openai-moderation.js';
