@@ -3,6 +3,7 @@ import { initial } from './0001-initial.js';
 import { usage } from './0002-usage.js';
 import { messageOrder } from './0003-message-order.js';
 import { webhooks } from './0004-webhooks.js';
+import { customAvatars } from './0006-custom-avatars.js';
 
 /** Versioned migrations, applied in name order. Never edit a shipped one: add the next. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002-usage': usage,
   '0003-message-order': messageOrder,
   '0004-webhooks': webhooks,
+  '0006-custom-avatars': customAvatars,
 };
 
 export const migrationProvider: MigrationProvider = {
