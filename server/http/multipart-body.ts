@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { ServiceError, ValidationError } from '../../core/index.js';
@@ -25,60 +26,67 @@ const FORMIDABLE = {
 } as const;
 
 /**
- * The body parser of an upload route (`multipart/form-data`, any other type is 415). Files stream
- * to temporary files under `uploadDir`, never more than the route's limits together: a body past
- * them is cut off with 413 while it streams. The files are then checked against their own limits,
- * read into memory for the handler (`ctx.state.uploads`) and their temporary files removed before
- * the handler runs, whatever happens; formidable removes those of a refused body itself. Every
- * refusal is a 4xx naming the field; text fields go on to the route's schema.
+ * The body parser of an upload route (`multipart/form-data`, any other type is 415). Declared
+ * files stream to temporary files under `uploadDir`, never more than the route's limits
+ * together: a body past them is cut off with 413 while it streams. The files are then checked
+ * against their own limits and read into memory for the handler (`ctx.state.uploads`); the
+ * temporary files are removed before the handler runs, whatever happened. Every refusal is a 4xx
+ * naming the field; text fields go on to the route's schema.
  */
 export function multipartBody(spec: MultipartSpec<unknown>, uploadDir: string): Middleware {
-  const largest = Math.max(...spec.files.map((file) => file.maxBytes));
+  const declared = new Set(spec.files.map((file) => file.name));
   const total = spec.files.reduce((sum, file) => sum + file.maxBytes, 0);
-  const parse = koaBody({
-    multipart: true,
-    json: false,
-    urlencoded: false,
-    text: false,
-    formidable: {
-      uploadDir,
-      maxFiles: spec.files.length,
-      maxFileSize: largest,
-      maxTotalFileSize: total,
-      maxFields: MAX_TEXT_FIELDS,
-      maxFieldsSize: MULTIPART_FIELDS_MAX_BYTES,
-      // An empty file is the core's to refuse, with a message about what the file must be.
-      allowEmptyFiles: true,
-      minFileSize: 0,
-    },
-  });
+  const limits = {
+    maxFiles: spec.files.length,
+    maxFileSize: Math.max(...spec.files.map((file) => file.maxBytes)),
+    maxTotalFileSize: total,
+    maxFields: MAX_TEXT_FIELDS,
+    maxFieldsSize: MULTIPART_FIELDS_MAX_BYTES,
+    // An empty file is the core's to refuse, with a message about what the file must be.
+    allowEmptyFiles: true,
+    minFileSize: 0,
+  };
   return async (ctx: Context, next: Next) => {
     if (!ctx.is('multipart/form-data')) {
       throw new ServiceError('unsupported_media_type', `Send the body as multipart/form-data with ${describeParts(spec.files)}`);
     }
     await mkdir(uploadDir, { recursive: true });
+    // A folder per request, removed whole at the end: formidable can still open a file after it
+    // gave up on a body (a part that began as it failed), which a list of files would miss; once
+    // the folder is gone such an open fails harmlessly.
+    const dir = await mkdtemp(join(uploadDir, 'upload-'));
     try {
-      await parse(ctx, async () => undefined);
-    } catch (error) {
-      throw refusal(error, spec.files, total);
-    }
-    const files = (ctx.request.files ?? {}) as Record<string, UploadedFile | UploadedFile[]>;
-    try {
+      // A parser per request, so its filter can note file parts of undeclared names: they are
+      // never written (a name like __proto__ would not even show among the parsed files).
+      const undeclared: string[] = [];
+      const parse = koaBody({
+        multipart: true,
+        json: false,
+        urlencoded: false,
+        text: false,
+        formidable: {
+          ...limits,
+          uploadDir: dir,
+          filter: (part) => declared.has(part.name ?? '') || (undeclared.push(String(part.name)), false),
+        },
+      });
+      try {
+        await parse(ctx, async () => undefined);
+      } catch (error) {
+        throw refusal(error, spec.files, total);
+      }
+      if (undeclared.length > 0) throw new ValidationError(undeclared[0]!, `Unknown file field ${undeclared[0]}; this route takes ${describeParts(spec.files)}`);
+      const files = (ctx.request.files ?? {}) as Record<string, UploadedFile | UploadedFile[]>;
       ctx.state.uploads = await readUploads(files, (ctx.request.body ?? {}) as Record<string, unknown>, spec.files);
     } finally {
-      await Promise.all(Object.values(files).flat().map((file) => rm(file.filepath, { force: true })));
+      await rm(dir, { recursive: true, force: true, maxRetries: 3 });
     }
     await next();
   };
 }
 
-/** Each declared file within its limit, in memory; 400 for unknown, repeated or missing parts. */
+/** Each declared file within its limit, in memory; 400 for repeated or missing parts. */
 async function readUploads(files: Record<string, UploadedFile | UploadedFile[]>, fields: Record<string, unknown>, specs: readonly UploadSpec[]): Promise<Record<string, Uint8Array>> {
-  for (const name of Object.keys(files)) {
-    if (!specs.some((spec) => spec.name === name)) {
-      throw new ValidationError(name, `Unknown file field ${name}; this route takes ${describeParts(specs)}`);
-    }
-  }
   const uploads: Record<string, Uint8Array> = {};
   for (const spec of specs) {
     if (Object.hasOwn(fields, spec.name)) throw new ValidationError(spec.name, `${spec.name} must be a file part (with a filename), not a text field`);
