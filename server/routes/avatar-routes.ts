@@ -50,7 +50,7 @@ const changes = s.object({
   animations: s.optional(animations),
 });
 
-type AvatarFieldsBody = Partial<Infer<typeof changes>>;
+type AvatarFieldsBody = Infer<typeof changes>;
 
 /** Request fields (snake_case) as the core's avatar fields. */
 function toAvatarFields(body: AvatarFieldsBody): AvatarUpdate {
