@@ -39,7 +39,7 @@ function freePort() {
 
 /**
  * Browser tests that need the real service import the virtual module `/__avatar-server.js`
- * (`export const SERVER_URL`). The first import starts the built server (dist/, so run
+ * (`export const SERVER_URL`, and `API_KEY`: the demo account's test key). The first import starts the built server (dist/, so run
  * `npm run build` first) on a free port with a temporary data folder and DEV_BOOTSTRAP on
  * (`POST /demo/session` mints session tokens); it stops when the test run ends. Test files that
  * do not import it never start it.
@@ -54,6 +54,7 @@ function avatarServerPlugin() {
     const server = await startServer(config);
     return {
       url: server.url,
+      apiKey: server.bootstrap.key,
       async close() {
         await server.close();
         await rm(dataDir, { recursive: true, force: true });
@@ -65,8 +66,8 @@ function avatarServerPlugin() {
     async serve(context) {
       if (context.path !== '/__avatar-server.js') return undefined;
       running ??= start();
-      const { url } = await running;
-      return { body: `export const SERVER_URL = ${JSON.stringify(url)};\n`, type: 'js' };
+      const { url, apiKey } = await running;
+      return { body: `export const SERVER_URL = ${JSON.stringify(url)};\nexport const API_KEY = ${JSON.stringify(apiKey)};\n`, type: 'js' };
     },
     async serverStop() {
       if (running) await (await running).close();

@@ -5,13 +5,15 @@ import type { Store } from './ports/store.js';
 import type { AIProvider } from './providers/chat-model.js';
 import type { SpeechProvider } from './speech/speech-provider.js';
 import { AccountService } from './accounts/account-service.js';
-import { AvatarCatalog } from './avatars/avatar-catalog.js';
+import { AvatarLibrary, DEFAULT_AVATAR_MAX_BYTES } from './avatars/avatar-library.js';
+import type { Owner } from './ports/store.js';
 import { systemClock } from './clock.js';
 import { ConversationService } from './conversations/conversation-service.js';
 import { createIdGenerator } from './ids.js';
 import { PersonaCatalog } from './personas/persona-catalog.js';
 import { ProviderRegistry } from './providers/provider-registry.js';
 import { SpeechRegistry } from './speech/speech-registry.js';
+import { avatarVoices } from './speech/avatar-voices.js';
 import { SessionService } from './sessions/session-service.js';
 import type { ConnectionCounter } from './access/connection-counter.js';
 import { MemoryConnectionCounter } from './access/connection-counter.js';
@@ -76,6 +78,8 @@ export interface AvatarServiceOptions {
   moderation?: ModerationCheck;
   /** Told of background failures (webhook bookkeeping, e-mail) that have no caller to throw to. */
   onBackgroundError?: (message: string, error?: unknown) => void;
+  /** Largest custom avatar model (VRM file) accepted, in bytes (default 30 MiB). */
+  avatarMaxBytes?: number;
   /** Requests per minute of one anonymous client address on public reads (default 120). */
   anonymousRequestsPerMinute?: number;
   clock?: Clock;
@@ -93,7 +97,8 @@ export interface AvatarServiceOptions {
  */
 export interface AvatarService {
   readonly accounts: AccountService;
-  readonly avatars: AvatarCatalog;
+  /** Presets and custom avatars; `avatars.presets` has the presets alone, synchronously. */
+  readonly avatars: AvatarLibrary;
   readonly personas: PersonaCatalog;
   readonly conversations: ConversationService;
   readonly sessions: SessionService;
@@ -122,7 +127,6 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? createIdGenerator(clock);
   const { store, blobs } = options;
-  const avatars = new AvatarCatalog();
   const personas = new PersonaCatalog();
   const providers = new ProviderRegistry(options.aiProviders, options.defaultAiProvider, options.aiFallback, (e) =>
     options.onFallback?.({ kind: 'ai', failed: e.failed.provider, next: e.next.provider, error: e.error }),
@@ -133,6 +137,17 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
   const usage = new UsageService({ store, clock });
   const outbox = new WebhookOutbox({ clock, ids });
+  const voices = new Set(avatarVoices().map((voice) => voice.id));
+  const avatars = new AvatarLibrary({
+    store,
+    blobs,
+    clock,
+    ids,
+    outbox,
+    maxModelBytes: options.avatarMaxBytes ?? DEFAULT_AVATAR_MAX_BYTES,
+    isVoice: (id) => voices.has(id),
+    afterDelete: (owner, avatarId) => endConversationsWith(owner, avatarId),
+  });
   const hooks = options.webhooks ?? {};
   const policy = { allowInsecure: hooks.allowInsecure ?? false, ...(hooks.lookup && { lookup: hooks.lookup }) };
   const timeoutMs = hooks.timeoutMs ?? 10_000;
@@ -171,6 +186,15 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     anonymousPerMinute: options.anonymousRequestsPerMinute ?? 120,
   });
   const idleMs = options.conversationIdleTimeoutMs ?? 30 * 60_000;
+
+  /** A deleted avatar cannot reply: its owner's active conversations with it end (reason `avatar_deleted`). */
+  async function endConversationsWith(owner: Owner, avatarId: string): Promise<void> {
+    for (;;) {
+      const active = await store.conversations.listActiveByAvatar(owner, avatarId, 100);
+      if (active.length === 0) return;
+      for (const conversation of active) await conversations.end(owner, conversation.id, 'avatar_deleted');
+    }
+  }
   let sweeper: ReturnType<typeof setInterval> | undefined;
 
   return {

@@ -7,7 +7,9 @@
 export const ErrorCode = {
   invalidRequest: 'invalid_request',
   unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
   notFound: 'not_found',
+  conflict: 'conflict',
   conversationEnded: 'conversation_ended',
   conversationBusy: 'conversation_busy',
   payloadTooLarge: 'payload_too_large',
@@ -24,7 +26,9 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 const statusOf: Record<ErrorCode, number> = {
   invalid_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
+  conflict: 409,
   conversation_ended: 409,
   conversation_busy: 409,
   payload_too_large: 413,
@@ -77,6 +81,14 @@ export class NotFoundError extends ServiceError {
   override readonly name = 'NotFoundError';
   constructor(resource: string, id: string) {
     super(ErrorCode.notFound, `No ${resource} with id '${id}'`);
+  }
+}
+
+/** The caller may see the resource but not change it (the avatar presets are read-only). */
+export class ForbiddenError extends ServiceError {
+  override readonly name = 'ForbiddenError';
+  constructor(message: string) {
+    super(ErrorCode.forbidden, message);
   }
 }
 

@@ -3,7 +3,7 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 
 /** Identifier prefixes (docs/api.md, Identifiers). */
-export type IdPrefix = 'acct' | 'key' | 'conv' | 'msg' | 'wh' | 'evt' | 'dlv' | 'req' | 'sess' | 'aud' | 'chat';
+export type IdPrefix = 'acct' | 'key' | 'conv' | 'msg' | 'wh' | 'evt' | 'dlv' | 'req' | 'sess' | 'aud' | 'chat' | 'avf';
 
 /** Makes identifiers `<prefix>_<random>`; injected so tests can make them predictable. */
 export interface IdGenerator {
@@ -11,7 +11,7 @@ export interface IdGenerator {
 }
 
 /** Prefixes whose ids grant access by themselves: never derived from another id. */
-const CAPABILITIES: ReadonlySet<IdPrefix> = new Set(['aud', 'sess']);
+const CAPABILITIES: ReadonlySet<IdPrefix> = new Set(['aud', 'sess', 'avf']);
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

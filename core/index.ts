@@ -25,8 +25,14 @@ export { AccountService, Tiers } from './accounts/account-service.js';
 export type { Principal } from './accounts/principal.js';
 export { redactApiKey } from './accounts/api-key-secret.js';
 
-export { AvatarAnimations } from './avatars/avatar.js';
-export type { Avatar } from './avatars/avatar.js';
+export { AvatarAnimations, isCustomAvatar } from './avatars/avatar.js';
+export type { Avatar, CustomAvatar } from './avatars/avatar.js';
+export { AvatarCatalog } from './avatars/avatar-catalog.js';
+export { AvatarLibrary, AvatarLimits, DEFAULT_AVATAR_MAX_BYTES } from './avatars/avatar-library.js';
+export type { AvatarFields, AvatarUpdate, CreateAvatarInput, ReplaceModelInput } from './avatars/avatar-library.js';
+export type { AvatarChange } from './avatars/avatar-webhook-data.js';
+export { inspectPng, PREVIEW_MAX_BYTES, PREVIEW_MAX_SIDE } from './avatars/png-preview.js';
+export type { PngInfo } from './avatars/png-preview.js';
 export { avatarPresets } from './avatars/avatar-presets.js';
 export { Verticals } from './personas/persona.js';
 export type { Persona, Vertical } from './personas/persona.js';

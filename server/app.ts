@@ -20,7 +20,7 @@ import { ttsRoutes } from './routes/tts-routes.js';
 import { avatarRoutes } from './routes/avatar-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
 import { demoRoutes } from './routes/demo-routes.js';
-import { audioRoute, avatarAssetRoute } from './routes/file-routes.js';
+import { audioRoute, avatarAssetRoute, avatarFileRoute } from './routes/file-routes.js';
 import { healthRoute } from './routes/health-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
 import { demoSessionRoute, sessionRoutes } from './routes/session-routes.js';
@@ -50,7 +50,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
 
   const v1: Route[] = [
     health,
-    ...avatarRoutes(paths.avatarAssets, urls),
+    ...avatarRoutes(paths.avatarAssets, urls, config.avatarMaxBytes),
     ...personaRoutes(),
     ...conversationRoutes(service, urls),
     ...sessionRoutes(),
@@ -60,6 +60,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     ...accountRoutes(),
     ...webhookRoutes(),
     audioRoute(),
+    avatarFileRoute(),
   ];
   const root: Route[] = [
     health,

@@ -46,6 +46,8 @@ export interface ServerConfig {
   customAiProviders: readonly CustomAiProviderConfig[];
   /** Largest JSON body accepted, in bytes. */
   bodyLimitBytes: number;
+  /** Largest custom avatar model (VRM file) accepted, in bytes (`AVATAR_MAX_BYTES`). */
+  avatarMaxBytes: number;
   /** Open TCP connections one client address may hold (`MAX_CONNECTIONS_PER_ADDRESS`; 0: no cap). */
   maxConnectionsPerAddress: number;
   /** A connection must have sent a request's headers within this time (`HEADERS_TIMEOUT`). */
@@ -103,6 +105,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     ttsFallback: list(env, 'TTS_FALLBACK'),
     customAiProviders: customProviders(env),
     bodyLimitBytes: 1024 * 1024,
+    // An upload is held in memory while it is checked and stored: 512 MiB at most.
+    avatarMaxBytes: integer(env, 'AVATAR_MAX_BYTES', 30 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
     headersTimeoutMs: duration(env, 'HEADERS_TIMEOUT', 10_000),
     vendors: vendorEnvironment(env),

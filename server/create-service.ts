@@ -100,6 +100,7 @@ export async function createServiceFromConfig(config: ServerConfig): Promise<Ava
     onFallback: ({ kind, failed, next, error }) =>
       console.warn(`${kind} provider '${failed}' failed (${error instanceof Error ? error.message : String(error)}); '${next}' takes over`),
     conversationIdleTimeoutMs: config.conversationIdleTimeoutMs,
+    avatarMaxBytes: config.avatarMaxBytes,
     ids: idsFor(config),
     ...webhookOptionsFor(config),
     ...moderationOptionsFor(config),

@@ -1,4 +1,5 @@
-import type { Route } from './http/route.js';
+import type { MultipartSpec, Route } from './http/route.js';
+import type { JsonSchema } from './schema/schema.js';
 import type { Serializer } from './edge/serializer.js';
 import { webhookEventSchema } from './http/resource-schemas.js';
 
@@ -9,6 +10,27 @@ const security: Record<string, unknown> = {
   conversation: [{ apiKey: [] }, { sessionToken: [] }],
   account: [{ accountToken: [] }],
 };
+
+/**
+ * A multipart body as OpenAPI 3.1 describes one: the text fields and the file parts as properties
+ * of one object (files as strings with their media type), and an `encoding` that declares the
+ * fields carrying JSON.
+ */
+function multipartContent(spec: MultipartSpec<unknown>) {
+  const fields = spec.fields.json;
+  const properties: Record<string, JsonSchema> = {
+    ...(fields.properties as Record<string, JsonSchema>),
+    ...Object.fromEntries(
+      spec.files.map((file) => [file.name, { type: 'string', contentMediaType: file.mediaType, description: `${file.description}; at most ${file.maxBytes} bytes` }]),
+    ),
+  };
+  const required = [...((fields.required as string[] | undefined) ?? []), ...spec.files.filter((file) => file.required).map((file) => file.name)];
+  const jsonFields = Object.entries(properties).filter(([, schema]) => schema.contentMediaType === 'application/json');
+  return {
+    schema: { type: 'object', properties, additionalProperties: false, ...(required.length > 0 && { required }) },
+    ...(jsonFields.length > 0 && { encoding: Object.fromEntries(jsonFields.map(([name]) => [name, { contentType: 'application/json' }])) }),
+  };
+}
 
 /**
  * The OpenAPI 3.1 document, built from the same route definitions and schemas that validate
@@ -41,6 +63,9 @@ export function buildOpenApi(
       ],
       ...(route.body && {
         requestBody: { required: true, content: { 'application/json': { schema: route.body.json } } },
+      }),
+      ...(route.multipart && {
+        requestBody: { required: true, content: { 'multipart/form-data': multipartContent(route.multipart) } },
       }),
       responses: {
         [status]: {

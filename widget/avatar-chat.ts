@@ -474,11 +474,12 @@ export class AvatarChat extends LitElement {
     const avatar = this._avatar;
     const progress = this._stage.progress;
     const entries = this._transcript.entries;
-    const showPreview = avatar && (this._stage.fallback || this._modelFailed);
+    // A custom avatar may have no preview: then the stage stays empty beside the chat.
+    const preview = avatar?.preview_url && (this._stage.fallback || this._modelFailed) ? { src: avatar.preview_url, alt: avatar.name } : undefined;
     return html`
       <div part="stage" class="stage" data-state=${this._state}>
         <div class="canvas-host"></div>
-        ${showPreview ? html`<img part="preview" class="preview" src=${avatar.preview_url} alt=${`${avatar.name}`} />` : nothing}
+        ${preview ? html`<img part="preview" class="preview" src=${preview.src} alt=${preview.alt} />` : nothing}
         ${progress !== undefined
           ? html`<div
               part="progress"

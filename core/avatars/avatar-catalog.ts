@@ -2,7 +2,7 @@ import type { Avatar } from './avatar.js';
 import { avatarPresets } from './avatar-presets.js';
 import { NotFoundError } from '../errors.js';
 
-/** The avatars a caller can use: the six read-only presets (custom avatars come later). */
+/** The six read-only presets, shared by every caller; `AvatarLibrary` adds each owner's custom avatars. */
 export class AvatarCatalog {
   readonly #byId: ReadonlyMap<string, Avatar>;
 

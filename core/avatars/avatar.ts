@@ -1,3 +1,5 @@
+import type { Owner } from '../ports/store.js';
+
 /**
  * Animation names the widget implements. An avatar's `animations` picks one per state; the widget
  * falls back to the first of each list for a name it does not know.
@@ -25,4 +27,22 @@ export interface Avatar {
   traits: { personality: string; speakingStyle: string };
   /** Presets ship with the service and are read-only. */
   preset: boolean;
+}
+
+/**
+ * An avatar an owner uploaded (docs/api.md, Custom avatars): visible to that owner only, its
+ * model and preview in the blob store under keys that change with every upload.
+ */
+export interface CustomAvatar extends Avatar {
+  preset: false;
+  owner: Owner;
+  model: { key: string; bytes: number; vrmVersion: '1.0' | '0.x' };
+  /** Blob key of the PNG preview; null when none was uploaded. */
+  previewKey: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function isCustomAvatar(avatar: Avatar): avatar is CustomAvatar {
+  return !avatar.preset;
 }

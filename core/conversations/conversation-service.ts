@@ -1,4 +1,4 @@
-import type { AvatarCatalog } from '../avatars/avatar-catalog.js';
+import type { AvatarLibrary } from '../avatars/avatar-library.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { PersonaCatalog } from '../personas/persona-catalog.js';
@@ -27,7 +27,7 @@ export interface ConversationServiceDeps {
   blobs: BlobStore;
   clock: Clock;
   ids: IdGenerator;
-  avatars: AvatarCatalog;
+  avatars: AvatarLibrary;
   personas: PersonaCatalog;
   providers: ProviderRegistry;
   speech: SpeechRegistry;
@@ -89,7 +89,7 @@ export class ConversationService {
 
   async create(owner: Owner, input: CreateConversationInput): Promise<ConversationRecord> {
     const { avatars, personas, providers, speech, clock, ids, store } = this.#deps;
-    const avatar = avatars.find(input.avatarId);
+    const avatar = await avatars.find(owner, input.avatarId);
     if (!avatar) throw new ValidationError('avatar_id', `avatar_id '${input.avatarId}' is not an avatar; see the avatar list`);
     if (input.personaId !== undefined && !personas.find(input.personaId)) {
       throw new ValidationError('persona_id', `persona_id '${input.personaId}' is not a persona; see the persona list`);
@@ -301,7 +301,7 @@ export class ConversationService {
       };
       void runReply({
         conversation,
-        avatar: avatars.get(conversation.avatarId),
+        avatar: await avatars.get(owner, conversation.avatarId),
         persona: conversation.personaId ? personas.find(conversation.personaId) : undefined,
         history,
         model: providers.chatModelWithFallback(conversation.aiProvider, conversation.aiModel),

@@ -145,6 +145,8 @@ export interface ConversationRepository {
   addUsage(id: string, usage: { aiTokens: number; ttsCharacters: number }, at: number): Promise<void>;
   /** Conversations not ended and not updated since `before`, for the idle time-out. */
   listIdle(before: number, limit: number): Promise<ConversationRecord[]>;
+  /** The owner's conversations with one avatar that have not ended (active or escalated), oldest first (ended when the avatar is deleted). */
+  listActiveByAvatar(owner: Owner, avatarId: string, limit: number): Promise<ConversationRecord[]>;
   delete(id: string): Promise<void>;
 }
 
@@ -181,6 +183,51 @@ export interface UsageRepository {
   add(owner: Owner, day: string, amounts: UsageAmounts): Promise<void>;
   /** Days from `from` to `to` inclusive that have usage, oldest first. */
   list(owner: Owner, from: string, to: string): Promise<DailyUsage[]>;
+}
+
+/**
+ * A custom avatar uploaded by an owner. Presets are not stored; ids are unique across both. The
+ * model and preview live in the blob store under unguessable keys that change with every upload.
+ */
+export interface AvatarRecord {
+  /** `<slug>-<three digits>`, e.g. `robin-042`. */
+  id: string;
+  accountId: string;
+  mode: KeyMode;
+  name: string;
+  description: string;
+  tags: string[];
+  /** `<locale>-Neural2-<letter>`. */
+  defaultVoice: string;
+  animations: { idle: string; talking: string; thinking: string };
+  personality: string;
+  speakingStyle: string;
+  /** Blob key of the VRM file, `avf_….vrm`. */
+  modelKey: string;
+  modelBytes: number;
+  /** The VRM specification the file declares. */
+  vrmVersion: '1.0' | '0.x';
+  /** Blob key of the PNG preview, `avf_….png`; null when none was uploaded. */
+  previewKey: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type AvatarPatch = Partial<
+  Pick<AvatarRecord, 'name' | 'description' | 'tags' | 'defaultVoice' | 'animations' | 'personality' | 'speakingStyle' | 'modelKey' | 'modelBytes' | 'vrmVersion' | 'previewKey' | 'updatedAt'>
+>;
+
+export interface AvatarRepository {
+  /** Stores the avatar unless its id is taken (by anyone); false when it was. */
+  create(avatar: AvatarRecord): Promise<boolean>;
+  /** The avatar if `owner` may see it; undefined otherwise (callers answer 404). */
+  find(owner: Owner, id: string): Promise<AvatarRecord | undefined>;
+  /** The owner's avatars, oldest first. */
+  listByOwner(owner: Owner): Promise<AvatarRecord[]>;
+  /** Which of `ids` are stored, whoever owns them (to pick a free `<slug>-<digits>`). */
+  takenIds(ids: readonly string[]): Promise<string[]>;
+  update(id: string, patch: AvatarPatch): Promise<void>;
+  delete(id: string): Promise<void>;
 }
 
 /** `failing`: deliveries keep failing (the owner was e-mailed); `disabled`: nothing is sent (by the owner, or a 410 Gone). */
@@ -299,6 +346,7 @@ export interface Store {
   readonly conversations: ConversationRepository;
   readonly messages: MessageRepository;
   readonly usage: UsageRepository;
+  readonly avatars: AvatarRepository;
   readonly webhooks: WebhookRepository;
   readonly webhookDeliveries: WebhookDeliveryRepository;
   /** Runs `work` atomically: every write inside commits together or not at all. */

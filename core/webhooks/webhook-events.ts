@@ -31,6 +31,22 @@ export interface WebhookEventBody {
   data: Record<string, unknown>;
 }
 
+/** A custom avatar as the avatar events carry it (core/avatars/avatar-webhook-data.ts). */
+const sampleAvatar = {
+  id: 'robin-042',
+  name: 'Robin',
+  description: 'A patient guide for first-time customers.',
+  tags: ['support'],
+  defaultVoice: 'en-GB-Neural2-B',
+  animations: { idle: 'idle_breathing', talking: 'talking_gestures', thinking: 'thinking_chin' },
+  traits: { personality: 'Calm and patient.', speakingStyle: 'Short, clear sentences.' },
+  vrmVersion: '1.0',
+  modelBytes: 625092,
+  hasPreview: true,
+  createdAt: '2026-01-01T12:00:00.000Z',
+  updatedAt: '2026-01-01T12:05:00.000Z',
+};
+
 /**
  * What `POST /webhooks/test` sends for each type: the shape of a real event of that type, with
  * ids that name nothing stored and `test: true`.
@@ -43,8 +59,8 @@ export function sampleEventData(type: WebhookEventType, ids: { conversationId: s
     'conversation.escalated': { ...conversation, messageId: ids.messageId, reason: 'requested', escalatedAt: '2026-01-01T00:00:00.000Z' },
     'message.created': { ...conversation, message: { id: ids.messageId, role: 'user', content: 'Hello!' } },
     'message.failed': { ...conversation, userMessageId: ids.messageId, error: { code: 'provider_error', message: 'The AI provider did not answer' } },
-    'avatar.updated': { avatarId: 'luna-001' },
-    'avatar.deleted': { avatarId: 'luna-001' },
+    'avatar.updated': { avatarId: sampleAvatar.id, change: 'updated', fields: ['description'], avatar: sampleAvatar },
+    'avatar.deleted': { avatarId: sampleAvatar.id, avatar: sampleAvatar },
     'safety.escalation': { ...conversation, messageId: ids.messageId, reason: 'requested', codes: ['escalation_requested'] },
     'safety.topic_blocked': { ...conversation, messageId: ids.messageId, side: 'user', topic: 'medical advice' },
     'safety.filter_triggered': { ...conversation, messageId: ids.messageId, side: 'user', source: 'word_list', action: 'masked' },

@@ -8,22 +8,30 @@ import type {
   DeliveryRecord,
   SafetySettings,
 } from '../../core/index.js';
-import { isoTime, redactApiKey } from '../../core/index.js';
+import { isCustomAvatar, isoTime, redactApiKey } from '../../core/index.js';
 import type { UrlBuilder } from './urls.js';
 
 /** Wire shapes (flat style, snake_case) of core records. The serializer adapts them to the style. */
 
 const timeOrNull = (ms: number | null) => (ms === null ? null : isoTime(ms));
 
+/** Where an avatar's files are served: the preset assets, or a custom avatar's files by their keys. */
+export function avatarFileUrls(avatar: Avatar, urls: UrlBuilder): { model: string; preview: string | null } {
+  if (!isCustomAvatar(avatar)) return { model: urls.avatarModel(avatar.id), preview: urls.avatarPreview(avatar.id) };
+  return { model: urls.avatarFile(avatar.model.key), preview: avatar.previewKey === null ? null : urls.avatarFile(avatar.previewKey) };
+}
+
 export function presentAvatar(avatar: Avatar, urls: UrlBuilder) {
+  const files = avatarFileUrls(avatar, urls);
   return {
     id: avatar.id,
     name: avatar.name,
     description: avatar.description,
-    preview_url: urls.avatarPreview(avatar.id),
-    model_url: urls.avatarModel(avatar.id),
+    preview_url: files.preview,
+    model_url: files.model,
     default_voice: avatar.defaultVoice,
     tags: avatar.tags,
+    preset: avatar.preset,
   };
 }
 

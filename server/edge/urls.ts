@@ -4,6 +4,8 @@ export interface UrlBuilder {
   audio(key: string): string;
   avatarModel(avatarId: string): string;
   avatarPreview(avatarId: string): string;
+  /** A custom avatar's model or preview, by its blob key (`avf_….vrm`, `avf_….png`). */
+  avatarFile(key: string): string;
 }
 
 export function createUrlBuilder(publicUrl: string): UrlBuilder {
@@ -13,5 +15,6 @@ export function createUrlBuilder(publicUrl: string): UrlBuilder {
     audio: (key: string) => `${base}/v1/audio/${key}`,
     avatarModel: (id: string) => `${base}/assets/avatars/${id}.vrm`,
     avatarPreview: (id: string) => `${base}/assets/avatars/${id}.png`,
+    avatarFile: (key: string) => `${base}/v1/avatar-files/${key}`,
   });
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
@@ -6,6 +7,7 @@ import { ServiceError, ValidationError } from '../../core/index.js';
 import type { ServerConfig } from '../config.js';
 import type { ConnectionGate } from '../edge/connection-gate.js';
 import { authenticate } from './authenticate.js';
+import { multipartBody } from './multipart-body.js';
 import { applyRateLimit } from './rate-limit.js';
 import type { Route } from './route.js';
 import type { Serializer } from '../edge/serializer.js';
@@ -25,8 +27,9 @@ export interface MountedRoute {
 
 /**
  * Builds a router from route definitions: authentication and rate limiting, a JSON body parser
- * on routes that take a body, schema validation of params / query / body, then the handler,
- * whose result goes through the serializer.
+ * on routes that take a body (a multipart one on upload routes, with temporary files under
+ * `DATA_DIR/uploads`), schema validation of params / query / body, then the handler, whose
+ * result goes through the serializer.
  */
 export function mountRoutes(routes: readonly MountedRoute[], { service, config, serializer, connections }: MountOptions): Router {
   // One router for every prefix: a request is matched once.
@@ -50,12 +53,15 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
       },
     ];
     if (route.body) middleware.push(requireJson, decoding(parseJson));
+    if (route.multipart) middleware.push(multipartBody(route.multipart, join(config.dataDir, 'uploads')));
+    const bodySchema = route.body ?? route.multipart?.fields;
     middleware.push(async (ctx: Context) => {
       const principal = ctx.state.principal as Principal | undefined;
       const params = route.params ? route.params.parse(ctx.params, '') : undefined;
       const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
-      const body = route.body ? route.body.parse(serializer.request(shallow(ctx.request.body ?? {})), '') : undefined;
-      const result = await route.handle({ params, query, body, principal, ctx, service, config, connections });
+      const body = bodySchema ? bodySchema.parse(serializer.request(shallow(ctx.request.body ?? {})), '') : undefined;
+      const files = (ctx.state.uploads ?? {}) as Record<string, Uint8Array>;
+      const result = await route.handle({ params, query, body, files, principal, ctx, service, config, connections });
       if (result === undefined) return;
       ctx.status = route.status ?? 200;
       ctx.body = serializer.success(result, ctx.state.requestId as string);

@@ -6,3 +6,8 @@ export function ownerOf(principal: Principal | undefined): Owner {
   if (principal?.type === 'api_key' || principal?.type === 'session') return principal.owner;
   throw new UnauthorizedError();
 }
+
+/** The caller's data scope on a public read: set when it sent an API key or a session token, else undefined. */
+export function optionalOwnerOf(principal: Principal | undefined): Owner | undefined {
+  return principal?.type === 'api_key' || principal?.type === 'session' ? principal.owner : undefined;
+}

@@ -56,13 +56,14 @@ const avatarFields = {
   id: s.string({ description: 'e.g. luna-001' }),
   name: s.string(),
   description: s.string(),
-  preview_url: url('PNG preview'),
-  model_url: url('VRM 1.0 model'),
+  preview_url: s.nullable(url('PNG preview; null for a custom avatar uploaded without one')),
+  model_url: url('VRM model (1.0 for presets; 1.0 or 0.x for custom avatars)'),
   default_voice: s.string({ description: 'Voice id used unless a conversation picks another, e.g. en-US-Neural2-F' }),
   tags: s.array(s.string()),
+  preset: s.boolean('true: ships with the service, read-only; false: your custom avatar'),
 };
 
-export const avatarSchema = s.object(avatarFields, 'An avatar preset');
+export const avatarSchema = s.object(avatarFields, 'An avatar: a preset or one of your custom avatars');
 
 export const avatarListSchema = s.object({ avatars: s.array(avatarSchema) });
 
@@ -80,14 +81,14 @@ export const avatarDetailSchema = s.object(
     voice: s.object({ default: s.string(), alternatives: s.array(s.string()) }),
     traits: s.object({ personality: s.string(), speaking_style: s.string() }),
   },
-  'An avatar preset with its animations, voices and traits',
+  'An avatar with its animations, voices and traits',
 );
 
 export const avatarModelSchema = s.object({
   id: s.string(),
-  model_url: url('VRM 1.0 model'),
+  model_url: url('VRM model'),
   format: s.enum(['vrm'] as const),
-  spec_version: s.enum(['1.0'] as const),
+  spec_version: s.enum(['1.0', '0.x'] as const, 'The VRM specification the file declares'),
   size_bytes: count('Size of the model file'),
 });
 

@@ -9,7 +9,10 @@ import type { ConnectionGate } from '../edge/connection-gate.js';
 export interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
+  /** The JSON body, or a multipart body's text fields. */
   body: B;
+  /** A multipart body's files by field name, each within its limit; empty on other routes. */
+  files: Readonly<Record<string, Uint8Array>>;
   /** Undefined only on public routes called without credentials. */
   principal: Principal | undefined;
   ctx: Context;
@@ -19,13 +22,31 @@ export interface RouteInput<P, Q, B> {
   connections: ConnectionGate;
 }
 
+/** One file part a multipart route takes. */
+export interface UploadSpec {
+  /** The form field name. */
+  name: string;
+  required: boolean;
+  /** Larger files are refused with 413 (checked while the body streams in). */
+  maxBytes: number;
+  /** What the part holds, for the OpenAPI document, e.g. `model/gltf-binary`. */
+  mediaType: string;
+  description: string;
+}
+
+/** A `multipart/form-data` body: text fields checked by `fields` (snake_case names, like JSON bodies) and the files in `files`. */
+export interface MultipartSpec<F> {
+  fields: Schema<F>;
+  files: readonly UploadSpec[];
+}
+
 /**
  * One HTTP operation: its schemas (which validate requests and produce the OpenAPI document)
  * and a thin handler that calls the core. A handler returns the resource to send, or
  * `undefined` when it wrote the response itself (streams, files).
  */
 export interface Route<P = unknown, Q = unknown, B = unknown> {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   summary: string;
   tag: string;
@@ -35,6 +56,8 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   params?: Schema<P>;
   query?: Schema<Q>;
   body?: Schema<B>;
+  /** Instead of a JSON `body`: a multipart form with files (uploads). */
+  multipart?: MultipartSpec<B>;
   /** Success status; 200 unless given. */
   status?: number;
   /** Shape of the success body, for the OpenAPI document. */

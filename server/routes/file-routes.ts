@@ -6,6 +6,7 @@ import { sendBlob } from '../http/send-blob.js';
 
 const AUDIO_FILE = /^aud_[0-9a-z]{26}(-\d{1,4})?\.mp3$/;
 const AVATAR_FILE = /^[a-z]+-\d{3}\.(vrm|png)$/;
+const CUSTOM_AVATAR_FILE = /^avf_[0-9a-z]{26}\.(vrm|png)$/;
 
 /**
  * `GET /v1/audio/<file>.mp3`: synthesized speech. Names are unguessable (80 random bits) and never
@@ -24,6 +25,31 @@ export function audioRoute(): Route {
       if (!AUDIO_FILE.test(file)) throw new NotFoundError('audio file', file);
       await sendBlob(ctx, service.blobs, file, {
         contentType: 'audio/mpeg',
+        cacheControl: 'public, max-age=31536000, immutable',
+      });
+      return undefined;
+    },
+  });
+}
+
+/**
+ * `GET /v1/avatar-files/<key>.vrm|png`: custom avatars' models and previews, from the blob store.
+ * Like audio, a name is unguessable (80 random bits) and never changes content — replacing a
+ * model stores it under a new name — so they are cached for a year.
+ */
+export function avatarFileRoute(): Route {
+  return defineRoute({
+    method: 'get',
+    path: '/avatar-files/:file',
+    summary: 'Download a custom avatar model (VRM) or preview (PNG)',
+    tag: 'avatars',
+    auth: 'none',
+    produces: ['model/gltf-binary', 'image/png'],
+    async handle({ ctx, service }) {
+      const file = String(ctx.params.file);
+      if (!CUSTOM_AVATAR_FILE.test(file)) throw new NotFoundError('avatar file', file);
+      await sendBlob(ctx, service.blobs, file, {
+        contentType: file.endsWith('.vrm') ? 'model/gltf-binary' : 'image/png',
         cacheControl: 'public, max-age=31536000, immutable',
       });
       return undefined;

@@ -152,6 +152,25 @@ export const s = {
     });
   },
 
+  /**
+   * A text field holding JSON, for multipart forms (whose fields are text): parsed, then checked
+   * by `inner`. Documented as a string whose content is JSON of `inner`'s schema.
+   */
+  json<T>(inner: Schema<T>, rules: { description?: string; example: string }): Schema<T> {
+    const json: JsonSchema = { type: 'string', contentMediaType: 'application/json', contentSchema: inner.json, examples: [rules.example] };
+    if (rules.description) json.description = rules.description;
+    return schema(json, (value, field) => {
+      if (typeof value !== 'string') throw new ValidationError(field, `${field} must be JSON text, got ${typeName(value)}`);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        throw new ValidationError(field, `${field} must be valid JSON, e.g. ${rules.example}`);
+      }
+      return inner.parse(parsed, field);
+    });
+  },
+
   optional<T>(inner: Schema<T>): Schema<T | undefined> {
     return schema(inner.json, (value, field) => (value === undefined ? undefined : inner.parse(value, field)), true);
   },

@@ -8,13 +8,14 @@ describe('Avatars and personas API', () => {
   before(async () => (t = await startTestServer()));
   after(() => t.close());
 
-  it('lists six avatars with every field of the specification', async () => {
+  it('lists six avatars with every field of the specification, marked as presets', async () => {
     const res = await t.request('/v1/avatars', { auth: null });
     assert.equal(res.status, 200);
     const { avatars } = (await res.json()) as { avatars: Record<string, unknown>[] };
     assert.equal(avatars.length, 6);
     for (const avatar of avatars) {
-      assert.deepEqual(Object.keys(avatar).sort(), ['default_voice', 'description', 'id', 'model_url', 'name', 'preview_url', 'tags']);
+      assert.deepEqual(Object.keys(avatar).sort(), ['default_voice', 'description', 'id', 'model_url', 'name', 'preset', 'preview_url', 'tags']);
+      assert.equal(avatar.preset, true);
       assert.match(String(avatar.id), /^[a-z]+-\d{3}$/);
       assert.match(String(avatar.default_voice), /^[a-z]{2}-[A-Z]{2}-Neural2-[A-Z]$/);
       assert.equal(avatar.model_url, `${t.url}/assets/avatars/${avatar.id}.vrm`);

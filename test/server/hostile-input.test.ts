@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
@@ -19,6 +21,7 @@ interface JsonSchema {
   enum?: unknown[];
   const?: unknown;
   examples?: unknown[];
+  contentMediaType?: string;
   minimum?: number;
   minLength?: number;
   items?: JsonSchema;
@@ -29,7 +32,7 @@ interface JsonSchema {
 interface Operation {
   security?: Record<string, unknown>[];
   parameters?: { name: string; in: 'path' | 'query'; schema: JsonSchema }[];
-  requestBody?: { content: { 'application/json': { schema: JsonSchema } } };
+  requestBody?: { content: { 'application/json'?: { schema: JsonSchema }; 'multipart/form-data'?: { schema: JsonSchema } } };
 }
 
 interface Attempt {
@@ -95,6 +98,58 @@ function bodyAttempts(schema: JsonSchema): string[] {
   return bodies;
 }
 
+const BOUNDARY = 'hostile-boundary';
+
+interface FormPart {
+  name: string;
+  value: string;
+  filename?: string;
+  headers?: string;
+}
+
+/** A multipart/form-data body written by hand, so it can be wrong in ways FormData never is. */
+function formText(parts: readonly FormPart[], close = true): string {
+  const encoded = parts.map((part) => {
+    const disposition = `Content-Disposition: form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
+    const type = part.filename !== undefined ? '\r\nContent-Type: application/octet-stream' : '';
+    return `--${BOUNDARY}\r\n${part.headers ?? disposition + type}\r\n\r\n${part.value}\r\n`;
+  });
+  return encoded.join('') + (close ? `--${BOUNDARY}--\r\n` : '');
+}
+
+/** Upload bodies: malformed forms, hostile field values, files where fields go and the reverse, limits. */
+function multipartAttempts(schema: JsonSchema): Attempt[] {
+  const properties = Object.entries(schema.properties ?? {});
+  const files = properties.filter(([, property]) => property.contentMediaType !== undefined && property.contentMediaType !== 'application/json').map(([name]) => name);
+  const fields: FormPart[] = properties.filter(([name]) => !files.includes(name)).map(([name, property]) => ({ name, value: String(plausible(property)) }));
+  const file: FormPart = { name: files[0] ?? 'file', filename: 'model.vrm', value: 'glTF\u0002\u0000\u0000\u0000 not really' };
+  const base = [...fields, file];
+  const type = `multipart/form-data; boundary=${BOUNDARY}`;
+  const bodies: string[] = [
+    '',
+    `--${BOUNDARY}--\r\n`,
+    formText(base, false),
+    formText(base),
+    formText([...base, { name: '__proto__', value: '{"admin":true}' }, { name: 'constructor', value: 'x' }]),
+    formText([...base, { name: '__proto__', filename: 'p.vrm', value: 'x' }, { name: 'other', filename: '../../etc/passwd', value: 'x' }]),
+    formText([...base, file, file]),
+    formText([...fields, { ...file, filename: '' }]),
+    formText([...base, { name: 'x', value: 'x'.repeat(70_000) }]),
+    formText([...base, ...Array.from({ length: 30 }, (_, i) => ({ name: `f${i}`, value: 'x' }))]),
+    formText([...base, { name: '', value: 'x', headers: 'X-Nothing: here' }]),
+    ...files.map((name) => formText([...fields, { name, value: 'a text field where a file goes' }])),
+  ];
+  for (const field of fields) {
+    for (const value of HOSTILE_VALUES) bodies.push(formText([...base.filter((part) => part !== field), { name: field.name, value: typeof value === 'string' ? value : JSON.stringify(value) }]));
+    bodies.push(formText([...base, field]));
+  }
+  return [
+    ...bodies.map((body) => ({ body, headers: { 'content-type': type } })),
+    { body: formText(base), headers: { 'content-type': 'multipart/form-data' } },
+    { body: formText(base), headers: { 'content-type': 'multipart/form-data; boundary=another' } },
+  ].map((attempt) => ({ method: '', path: '', ...attempt }));
+}
+
 /** Flat responses are the resource; envelope responses wrap it in `data`. */
 const unwrap = <T>(body: { data?: T } & T): T => body.data ?? body;
 
@@ -157,7 +212,7 @@ for (const style of ['flat', 'envelope'] as const) describe(`hostile input on ev
         };
         const attempts: Attempt[] = [];
         const upper = method.toUpperCase();
-        const body = operation.requestBody?.content['application/json'].schema;
+        const body = operation.requestBody?.content['application/json']?.schema;
         if (pathParams.length) for (const segment of HOSTILE_SEGMENTS) attempts.push({ method: upper, path: await fill(segment), ...(body && { body: '{}' }) });
         for (const param of queryParams) {
           for (const value of ['', '-1', 'abc', '1e999', 'x'.repeat(5000), '%00', '2026-13-45']) {
@@ -170,6 +225,12 @@ for (const style of ['flat', 'envelope'] as const) describe(`hostile input on ev
           for (const raw of bodyAttempts(body)) attempts.push({ method: upper, path, body: raw });
           attempts.push({ method: upper, path, body: '{}', headers: { 'content-type': 'application/json; charset=latin1' } });
           attempts.push({ method: upper, path, body: '<a/>', headers: { 'content-type': 'application/xml' } });
+        }
+        const form = operation.requestBody?.content['multipart/form-data']?.schema;
+        if (form) {
+          const path = await fill(undefined);
+          for (const attempt of multipartAttempts(form)) attempts.push({ ...attempt, method: upper, path });
+          attempts.push({ method: upper, path, body: '{}' });
         }
         if (attempts.length === 0) attempts.push({ method: upper, path: await fill(undefined) });
         for (const attempt of attempts) {
@@ -189,6 +250,8 @@ for (const style of ['flat', 'envelope'] as const) describe(`hostile input on ev
     // Replies started by plausible bodies finish before the log is judged.
     await t.service.conversations.close();
     assert.deepEqual(logged, []);
+    // Refused uploads leave no temporary file behind.
+    assert.deepEqual(readdirSync(join(t.dataDir, 'uploads')), []);
   });
 
   it('still serves the whole conversation path afterwards', async () => {

@@ -31,8 +31,8 @@ describe('HTTP basics', () => {
   it('405s a known path called with another method, listing the methods it takes', async () => {
     const res = await t.request('/v1/avatars/luna-001', { method: 'PUT', json: {} });
     assert.equal(res.status, 405);
-    assert.equal(res.headers.get('allow'), 'HEAD, GET');
-    assert.deepEqual(await res.json(), { error: { code: 'method_not_allowed', message: '/v1/avatars/luna-001 does not take PUT; it takes HEAD, GET' } });
+    assert.equal(res.headers.get('allow'), 'HEAD, GET, PATCH, DELETE');
+    assert.deepEqual(await res.json(), { error: { code: 'method_not_allowed', message: '/v1/avatars/luna-001 does not take PUT; it takes HEAD, GET, PATCH, DELETE' } });
     assert.equal((await t.request('/v1/nope', { method: 'PUT', json: {} })).status, 404);
   });
 

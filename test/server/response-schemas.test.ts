@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SpeechProvider } from '../../core/index.js';
 import { createLocalSpeechProvider } from '../../core/index.js';
 import { DEMO_EMAIL } from '../../server/dev-bootstrap.js';
+import { repoRoot } from '../support/repo-root.js';
 import {
   aiProviderListSchema,
   apiKeyCreatedSchema,
@@ -78,7 +81,7 @@ describe('Response schemas', () => {
   /** Calls `template` (filled in as `path`), checks the document gives `schema` for it, and parses the body with it. */
   async function expectBody<T>(
     schema: Schema<T>,
-    method: 'get' | 'post' | 'patch' | 'delete',
+    method: 'get' | 'post' | 'put' | 'patch' | 'delete',
     template: string,
     init: RequestInit & { json?: unknown; auth?: string | null; path?: string; status?: number } = {},
   ): Promise<T> {
@@ -179,6 +182,25 @@ describe('Response schemas', () => {
     await expectBody(deletedSchema, 'delete', '/v1/webhooks/{id}', { path });
   });
 
+  it('custom avatars: upload, list, get, model, update, replace the model, delete', async () => {
+    const vrm = (file: string) => new Blob([new Uint8Array(readFileSync(join(repoRoot, 'assets', 'avatars', file)))]);
+    const upload = new FormData();
+    upload.set('name', 'Robin');
+    upload.set('file', vrm('luna-001.vrm'), 'robin.vrm');
+    const created = await expectBody(avatarDetailSchema, 'post', '/v1/avatars', { body: upload, status: 201 });
+    assert.equal(created.preview_url, null, 'uploaded without a preview');
+    const path = `/v1/avatars/${created.id}`;
+    const { avatars } = await expectBody(avatarListSchema, 'get', '/v1/avatars');
+    assert.ok(avatars.some((a) => a.id === created.id && !a.preset));
+    await expectBody(avatarDetailSchema, 'get', '/v1/avatars/{id}', { path });
+    await expectBody(avatarModelSchema, 'get', '/v1/avatars/{id}/model', { path: `${path}/model` });
+    await expectBody(avatarDetailSchema, 'patch', '/v1/avatars/{id}', { path, json: { description: 'A guide.' } });
+    const replacement = new FormData();
+    replacement.set('file', vrm('atlas-002.vrm'), 'atlas.vrm');
+    await expectBody(avatarDetailSchema, 'put', '/v1/avatars/{id}/model', { path: `${path}/model`, body: replacement });
+    await expectBody(deletedSchema, 'delete', '/v1/avatars/{id}', { path });
+  });
+
   it('the demo session (outside the document, like every demo route)', async () => {
     await t.service.accounts.createAccount({ email: DEMO_EMAIL, password: 'demo-password' });
     const res = await t.request('/demo/session', { method: 'POST', json: { avatar_id: 'luna-001' }, auth: null });
@@ -199,7 +221,7 @@ describe('Response schemas', () => {
         assert.ok(covered.has(key), `${key} is called by this test`);
       }
     }
-    for (const key of ['/v1/audio/{file}', '/assets/avatars/{file}']) {
+    for (const key of ['/v1/audio/{file}', '/assets/avatars/{file}', '/v1/avatar-files/{file}']) {
       assert.equal(openapi.paths[key]?.get?.responses['200']?.content?.['application/json'], undefined, `${key} sends a file, not JSON`);
     }
   });

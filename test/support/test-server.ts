@@ -65,6 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     blobs: options.blobs ?? new FsBlobStore(join(dataDir, 'audio')),
     ids: idsFor(config),
     jwtSecret: config.jwtSecret,
+    avatarMaxBytes: config.avatarMaxBytes,
     ...webhookOptionsFor(config),
     ...moderationOptionsFor(config),
     ...(options.providersFromConfig

@@ -9,7 +9,8 @@ export interface AvatarDetail {
   name: string;
   description?: string;
   model_url: string;
-  preview_url: string;
+  /** Null for a custom avatar uploaded without a preview. */
+  preview_url: string | null;
   default_voice?: string;
   animations: { idle: string; talking: string; thinking: string };
 }
@@ -19,7 +20,7 @@ export interface AvatarSummary {
   id: string;
   name: string;
   description?: string;
-  preview_url: string;
+  preview_url: string | null;
   model_url: string;
   default_voice?: string;
   tags?: string[];

@@ -77,6 +77,27 @@ export interface UsageDailyTable {
   tts_characters: number;
 }
 
+export interface AvatarsTable {
+  id: string;
+  account_id: string;
+  mode: string;
+  name: string;
+  description: string;
+  /** JSON array of tags. */
+  tags: string;
+  default_voice: string;
+  /** JSON object `{idle, talking, thinking}`. */
+  animations: string;
+  personality: string;
+  speaking_style: string;
+  model_key: string;
+  model_bytes: number;
+  vrm_version: string;
+  preview_key: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface WebhooksTable {
   id: string;
   account_id: string;
@@ -127,6 +148,7 @@ export interface Database {
   conversations: ConversationsTable;
   messages: MessagesTable;
   usage_daily: UsageDailyTable;
+  avatars: AvatarsTable;
   webhooks: WebhooksTable;
   webhook_outbox: WebhookOutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;

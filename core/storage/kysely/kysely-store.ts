@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type {
   AccountRepository,
   ApiKeyRepository,
+  AvatarRepository,
   ConversationRepository,
   MessageRepository,
   Store,
@@ -15,6 +16,7 @@ import { migrationProvider } from './migrations/index.js';
 import { safetyCodesColumn, toAccount, toApiKey, toConversation, toMessage } from './row-mappers.js';
 import { precompile } from './precompiled-query.js';
 import { webhookDeliveryRepository, webhookRepository } from './webhook-repositories.js';
+import { avatarRepository } from './avatar-repository.js';
 
 const P1 = '\u0000p1';
 const P2 = '\u0000p2';
@@ -37,6 +39,7 @@ export class KyselyStore implements Store {
   readonly conversations: ConversationRepository;
   readonly messages: MessageRepository;
   readonly usage: UsageRepository;
+  readonly avatars: AvatarRepository;
   readonly webhooks: WebhookRepository;
   readonly webhookDeliveries: WebhookDeliveryRepository;
   readonly #db: Kysely<Database>;
@@ -50,6 +53,7 @@ export class KyselyStore implements Store {
     this.conversations = conversationRepository(db);
     this.messages = messageRepository(db);
     this.usage = usageRepository(db);
+    this.avatars = avatarRepository(db);
     this.webhooks = webhookRepository(db);
     this.webhookDeliveries = webhookDeliveryRepository(db);
   }
@@ -247,6 +251,19 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
         .where('status', 'in', ['active', 'escalated'])
         .where('updated_at', '<', before)
         .orderBy('updated_at')
+        .limit(limit)
+        .execute();
+      return rows.map(toConversation);
+    },
+    async listActiveByAvatar(owner, avatarId, limit) {
+      const rows = await db
+        .selectFrom('conversations')
+        .selectAll()
+        .where('avatar_id', '=', avatarId)
+        .where('status', 'in', ['active', 'escalated'])
+        .where('account_id', '=', owner.accountId)
+        .where('mode', '=', owner.mode)
+        .orderBy('created_at')
         .limit(limit)
         .execute();
       return rows.map(toConversation);

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type {
   AccountRecord,
+  AvatarRecord,
   ApiKeyRecord,
   ConversationRecord,
   ConversationStatus,
@@ -18,7 +19,7 @@ import type {
   WebhookStatus,
 } from '../../ports/store.js';
 import { DEFAULT_SAFETY } from '../../safety/safety-settings.js';
-import type { AccountsTable, ApiKeysTable, ConversationsTable, MessagesTable, WebhookDeliveriesTable, WebhooksTable } from './database.js';
+import type { AccountsTable, ApiKeysTable, AvatarsTable, ConversationsTable, MessagesTable, WebhookDeliveriesTable, WebhooksTable } from './database.js';
 
 /** Some drivers (node-postgres) return 64-bit integers as strings; records always hold numbers. */
 function num(value: number | string): number;
@@ -134,5 +135,26 @@ export function toDelivery(row: Omit<Selectable<WebhookDeliveriesTable>, 'body'>
     lastError: row.last_error,
     lastDurationMs: num(row.last_duration_ms),
     createdAt: num(row.created_at),
+  };
+}
+
+export function toAvatar(row: Selectable<AvatarsTable>): AvatarRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode as KeyMode,
+    name: row.name,
+    description: row.description,
+    tags: JSON.parse(row.tags) as string[],
+    defaultVoice: row.default_voice,
+    animations: JSON.parse(row.animations) as AvatarRecord['animations'],
+    personality: row.personality,
+    speakingStyle: row.speaking_style,
+    modelKey: row.model_key,
+    modelBytes: num(row.model_bytes),
+    vrmVersion: row.vrm_version as AvatarRecord['vrmVersion'],
+    previewKey: row.preview_key,
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
   };
 }

@@ -27,7 +27,7 @@ it('SQLite runs in WAL mode with foreign keys on, in a real file', async () => {
   const tables = db.prepare("select name from sqlite_master where type = 'table' order by name").all() as { name: string }[];
   assert.deepEqual(
     tables.map((t) => t.name).filter((t) => !t.startsWith('kysely_')),
-    ['accounts', 'api_keys', 'conversations', 'messages', 'usage_daily', 'webhook_deliveries', 'webhook_outbox', 'webhooks'],
+    ['accounts', 'api_keys', 'avatars', 'conversations', 'messages', 'usage_daily', 'webhook_deliveries', 'webhook_outbox', 'webhooks'],
   );
   db.close();
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AccountRecord, ConversationRecord, MessageRecord, Store, WebhookRecord } from '../../../core/index.js';
+import type { AccountRecord, AvatarRecord, ConversationRecord, MessageRecord, Store, WebhookRecord } from '../../../core/index.js';
 import { DEFAULT_SAFETY, createIdGenerator } from '../../../core/index.js';
 
 /**
@@ -211,6 +211,62 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       const found = await store.conversations.listIdle(60, 100);
       assert.ok(found.some((c) => c.id === idle.id));
       assert.ok(found.every((c) => c.status === 'active' && c.updatedAt < 60));
+    });
+
+    it('lists an owner\'s active conversations with one avatar', async () => {
+      const owner = { accountId: account.id, mode: 'test' as const };
+      const first = { ...newConversation(account), avatarId: 'robin-001', createdAt: 1 };
+      const second = { ...newConversation(account), avatarId: 'robin-001', createdAt: 2 };
+      const ended = { ...newConversation(account), avatarId: 'robin-001', status: 'ended' as const };
+      const live = { ...newConversation(account, 'live'), avatarId: 'robin-001' };
+      const otherAvatar = { ...newConversation(account), avatarId: 'robin-002' };
+      for (const c of [second, first, ended, live, otherAvatar]) await store.conversations.create(c);
+      assert.deepEqual((await store.conversations.listActiveByAvatar(owner, 'robin-001', 10)).map((c) => c.id), [first.id, second.id]);
+      assert.deepEqual((await store.conversations.listActiveByAvatar(owner, 'robin-001', 1)).map((c) => c.id), [first.id]);
+    });
+
+    it('keeps custom avatars per owner and mode, with ids unique across owners', async () => {
+      const other = newAccount('avatar-other@example.com');
+      await store.accounts.create(other);
+      const newAvatar = (id: string, owner: AccountRecord, createdAt: number, mode: 'live' | 'test' = 'test'): AvatarRecord => ({
+        id,
+        accountId: owner.id,
+        mode,
+        name: 'Zoë 🙂',
+        description: 'A guide',
+        tags: ['support', 'ünïcode'],
+        defaultVoice: 'en-US-Neural2-F',
+        animations: { idle: 'idle_sway', talking: 'talking_calm', thinking: 'thinking_chin' },
+        personality: 'Calm.',
+        speakingStyle: 'Short.',
+        modelKey: `avf_${id.replace('-', '')}.vrm`,
+        modelBytes: 625_092,
+        vrmVersion: '0.x',
+        previewKey: null,
+        createdAt,
+        updatedAt: createdAt,
+      });
+      const owner = { accountId: account.id, mode: 'test' as const };
+      const later = newAvatar('zoe-002', account, 20);
+      const first = newAvatar('zoe-001', account, 10);
+      assert.equal(await store.avatars.create(later), true);
+      assert.equal(await store.avatars.create(first), true);
+      assert.equal(await store.avatars.create(newAvatar('zoe-003', account, 30, 'live')), true);
+      assert.equal(await store.avatars.create(newAvatar('zoe-001', other, 40)), false, 'an id is taken whoever owns it');
+      assert.deepEqual(await store.avatars.find(owner, 'zoe-001'), first);
+      assert.equal(await store.avatars.find({ accountId: account.id, mode: 'live' }, 'zoe-001'), undefined);
+      assert.equal(await store.avatars.find({ accountId: other.id, mode: 'test' }, 'zoe-001'), undefined);
+      assert.deepEqual((await store.avatars.listByOwner(owner)).map((a) => a.id), ['zoe-001', 'zoe-002']);
+      assert.deepEqual(await store.avatars.listByOwner({ accountId: other.id, mode: 'test' }), []);
+      assert.deepEqual((await store.avatars.takenIds(['zoe-000', 'zoe-001', 'zoe-003', 'zoe-004'])).sort(), ['zoe-001', 'zoe-003']);
+      assert.deepEqual(await store.avatars.takenIds([]), []);
+
+      await store.avatars.update('zoe-001', { description: 'Changed', tags: [], previewKey: 'avf_x.png', vrmVersion: '1.0', updatedAt: 50 });
+      assert.deepEqual(await store.avatars.find(owner, 'zoe-001'), { ...first, description: 'Changed', tags: [], previewKey: 'avf_x.png', vrmVersion: '1.0', updatedAt: 50 });
+      await store.avatars.update('zoe-001', {});
+      await store.avatars.delete('zoe-001');
+      assert.equal(await store.avatars.find(owner, 'zoe-001'), undefined);
+      assert.deepEqual(await store.avatars.takenIds(['zoe-001']), []);
     });
 
     it('meters usage per owner and day with atomic upserts', async () => {

@@ -4,6 +4,7 @@ import { usage } from './0002-usage.js';
 import { messageOrder } from './0003-message-order.js';
 import { webhooks } from './0004-webhooks.js';
 import { safety } from './0005-safety.js';
+import { customAvatars } from './0006-custom-avatars.js';
 
 /** Versioned migrations, applied in name order. Never edit a shipped one: add the next. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-message-order': messageOrder,
   '0004-webhooks': webhooks,
   '0005-safety': safety,
+  '0006-custom-avatars': customAvatars,
 };
 
 export const migrationProvider: MigrationProvider = {
