@@ -46,12 +46,16 @@ function freePort() {
  */
 function avatarServerPlugin() {
   let running;
+  let spare;
   async function start() {
     const { loadConfig, startServer } = await import('./dist/server/index.js');
     const dataDir = await mkdtemp(join(tmpdir(), 'avatar-wtr-'));
     const port = await freePort();
     const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), DEV_BOOTSTRAP: 'true', ACCESS_LOG: 'false' });
     const server = await startServer(config);
+    // The suites open many demo sessions a minute from one account: more than the demo's creator
+    // tier allows (60 requests/min). Rate limiting has tests of its own (test/server).
+    await server.service.accounts.setPlan(server.bootstrap.accountId, { tier: 'pro' });
     return {
       url: server.url,
       apiKey: server.bootstrap.key,
@@ -69,8 +73,34 @@ function avatarServerPlugin() {
       const { url, apiKey } = await running;
       return { body: `export const SERVER_URL = ${JSON.stringify(url)};\nexport const API_KEY = ${JSON.stringify(apiKey)};\n`, type: 'js' };
     },
+    /**
+     * `executeServerCommand('spare-server-start' | 'spare-server-stop')`: a second server a test
+     * may stop and start again (same port, same data folder, so sessions and conversations
+     * survive), to see the element lose its connection and recover. Files run one at a time.
+     */
+    async executeCommand({ command }) {
+      if (command === 'spare-server-start') {
+        spare ??= { port: await freePort(), dataDir: await mkdtemp(join(tmpdir(), 'avatar-wtr-spare-')), server: undefined };
+        if (!spare.server) {
+          const { loadConfig, startServer } = await import('./dist/server/index.js');
+          const config = loadConfig({ DATA_DIR: spare.dataDir, HOST: '127.0.0.1', PORT: String(spare.port), DEV_BOOTSTRAP: 'true', ACCESS_LOG: 'false' });
+          spare.server = await startServer(config);
+        }
+        return { url: spare.server.url };
+      }
+      if (command === 'spare-server-stop') {
+        await spare?.server?.close();
+        if (spare) spare.server = undefined;
+        return true;
+      }
+      return undefined;
+    },
     async serverStop() {
       if (running) await (await running).close();
+      if (spare) {
+        await spare.server?.close();
+        await rm(spare.dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

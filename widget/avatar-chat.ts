@@ -10,12 +10,14 @@ import { SpeechRecognitionController } from './controllers/speech-recognition-co
 import { StageController } from './controllers/stage-controller.js';
 import { TranscriptController } from './controllers/transcript-controller.js';
 import type { AvatarDetail } from './transport/api-client.js';
-import type { AvatarStateName, ServerEventPayloads, Transport, TransportKind, WireError } from './transport/transport.js';
+import type { AvatarStateName, ConnectionState, ServerEventPayloads, Transport, TransportKind, WireError } from './transport/transport.js';
 import { WidgetError } from './transport/transport.js';
 import { avatarChatStyles } from './ui/avatar-chat-styles.js';
 import { renderComposer } from './ui/render-composer.js';
 import { renderTranscript } from './ui/render-transcript.js';
 import type { TranscriptEntry } from './ui/transcript-entry.js';
+import { RETRYABLE, deviceProblem, setupFailure, turnFailure } from './ui/plain-language.js';
+import type { StatusView, WidgetStatus } from './ui/plain-language.js';
 
 /** `avatar-ready` detail: the conversation is open and the avatar is shown. */
 export interface AvatarReadyDetail {
@@ -53,6 +55,12 @@ export interface AvatarErrorDetail {
  */
 export type AvatarSafetyDetail = ServerEventPayloads['safety'];
 
+/** `avatar-status` detail: what the element is doing now, and why in plain words when it is not ready. */
+export interface AvatarStatusDetail {
+  status: WidgetStatus;
+  message?: string;
+}
+
 /** Shown under the stage once the conversation is escalated; the avatar says the host's own hand-off message. */
 const HANDOFF_NOTICE = 'A member of the team has been asked to join this conversation. You can keep writing here meanwhile.';
 
@@ -77,6 +85,7 @@ const CONNECTION_PROPS = ['server', 'token', 'sessionUrl', 'apiKey', 'avatarId',
  * @fires avatar-state - The avatar switched between `idle`, `thinking` and `talking`. Detail: {@link AvatarStateDetail}.
  * @fires avatar-message - A message was sent, or a reply completed. Detail: {@link AvatarMessageDetail}.
  * @fires avatar-error - Something failed (session, network, server, model, microphone). Detail: {@link AvatarErrorDetail}.
+ * @fires avatar-status - The element's status changed: connecting, ready, reconnecting, offline, expired, failed, ended. Detail: {@link AvatarStatusDetail}.
  * @fires avatar-safety - A safety check fired; with `escalation`, the conversation was handed to a person. Detail: {@link AvatarSafetyDetail}.
  *
  * @csspart stage - The avatar area (canvas, preview image, progress bar).
@@ -85,6 +94,8 @@ const CONNECTION_PROPS = ['server', 'token', 'sessionUrl', 'apiKey', 'avatarId',
  * @csspart status - The state badge on the stage.
  * @csspart transcript - The conversation log.
  * @csspart message - Every transcript line; also `message-user`, `message-assistant`, `message-notice`.
+ * @csspart notice - The status shown on the stage while the element is not ready (`data-status`), with a `retry-button` where starting again can help.
+ * @csspart alert - A problem the visitor should know of (a failed turn, a blocked microphone, no voice), with a `dismiss-button`.
  * @csspart handoff - The notice shown once the conversation is handed to a person.
  * @csspart composer - The input row.
  * @csspart input - The text field.
@@ -121,12 +132,20 @@ export class AvatarChat extends LitElement {
   @property({ attribute: 'tts-provider' }) accessor ttsProvider: string | undefined;
   /** `socket.io` (default) or `sse`. */
   @property() accessor transport: TransportKind = 'socket.io';
+  /**
+   * Caps the canvas resolution (device pixels per CSS pixel). Unset, the stage picks: 1 on software
+   * renderers, 1.5 on touch devices, else 2 — sharpness traded for frame rate where it matters.
+   */
+  @property({ attribute: 'max-pixel-ratio', type: Number }) accessor maxPixelRatio: number | undefined;
   /** Silences the avatar (text still streams). */
   @property({ type: Boolean, reflect: true }) accessor muted = false;
 
   @state() private accessor _state: AvatarStateName = 'idle';
   @state() private accessor _ready = false;
   @state() private accessor _ended = false;
+  @state() private accessor _status: StatusView = { status: 'connecting', message: 'Connecting…' };
+  /** The visitor-facing problem shown under the stage; cleared by the next good reply or dismissed. */
+  @state() private accessor _alert: { kind: 'turn' | 'device'; text: string } | undefined;
   /** Set once the conversation is handed to a person (from the server's `safety` event or on load). */
   @state() private accessor _handoff: string | undefined;
   @state() private accessor _avatar: AvatarDetail | undefined;
@@ -136,17 +155,24 @@ export class AvatarChat extends LitElement {
   @query('.canvas-host') private accessor _canvasHost!: HTMLElement;
   @query('input[name="message"]') private accessor _input!: HTMLInputElement;
 
-  private readonly _stage = new StageController(this, { maxFps: 30, maxPixelRatio: 2 });
+  private readonly _stage = new StageController(this, { maxFps: 30, maxPixelRatio: () => this.maxPixelRatio });
   private readonly _speech = new SpeechController(this, {
     onStart: () => this._onSpeechStart(),
     onIdle: () => this._onSpeechIdle(),
-    onError: (message) => this._emitError('audio_error', message),
+    onError: (message) => {
+      this._alert = { kind: 'device', text: deviceProblem('audio_error', message) };
+      this._emitError('audio_error', message);
+    },
+    onClipStart: (seq) => this._transcript.spoken(seq),
   });
   private readonly _conversation = new ConversationController(this);
   private readonly _mic = new SpeechRecognitionController(this, {
     onInterim: (text) => (this._interim = text),
     onFinal: (text) => this._onMicFinal(text),
-    onError: (code, message) => this._emitError(code, message),
+    onError: (code, message) => {
+      this._alert = { kind: 'device', text: deviceProblem(code, message) };
+      this._emitError(code, message);
+    },
   });
   private readonly _machine = new AvatarStateMachine((next) => this._onStateChange(next));
   private readonly _transcript = new TranscriptController(this);
@@ -161,6 +187,16 @@ export class AvatarChat extends LitElement {
   /** What the avatar is doing now. */
   get avatarState(): AvatarStateName {
     return this._state;
+  }
+
+  /** What the element is doing: see {@link WidgetStatus}. */
+  get status(): WidgetStatus {
+    return this._status.status;
+  }
+
+  /** Starts again after a failure (the Retry button does this): a new session, conversation and connection. */
+  retry(): void {
+    this._queueBoot();
   }
 
   /** True once `avatar-ready` fired (and until the element is removed or re-targeted). */
@@ -206,8 +242,8 @@ export class AvatarChat extends LitElement {
     const content = text.trim();
     if (!content) return;
     const connection = this._conversation.connection;
-    if (!connection || !this._ready) {
-      this._emitError('not_ready', 'The avatar is not connected yet; wait for avatar-ready');
+    if (!connection || !this._ready || this._status.status !== 'ready') {
+      this._emitError('not_ready', 'The avatar is not connected; wait for avatar-status "ready"');
       return;
     }
     if (this._ended) {
@@ -260,6 +296,8 @@ export class AvatarChat extends LitElement {
   private async _boot(): Promise<void> {
     const generation = ++this._generation;
     this._ready = false;
+    this._setStatus('connecting', 'Connecting…');
+    this._alert = undefined;
     this._transcript.abandon();
     this._speech.stop();
     this._machine.reset();
@@ -286,12 +324,15 @@ export class AvatarChat extends LitElement {
       const { conversation, avatar } = connection;
       this._avatar = avatar;
       this._ended = conversation.status === 'ended';
+      this._transcript.pace(false);
       if (conversation.status === 'escalated') this._handoff = HANDOFF_NOTICE;
       this._transcript.load(conversation.messages ?? []);
       const browserSpeech = (this.ttsProvider || conversation.config?.tts_provider) === 'browser';
       this._speech.useBrowserSpeech(
         browserSpeech ? { lang: this.lang || document.documentElement.lang || '', voiceHint: avatar.default_voice ?? '' } : undefined,
       );
+      // Server speech: the transcript shows each sentence as it starts to sound.
+      this._transcript.pace(!browserSpeech);
       await this.updateComplete;
       try {
         await this._stage.show(avatar, this._canvasHost);
@@ -304,6 +345,8 @@ export class AvatarChat extends LitElement {
       if (generation !== this._generation) return;
       this._stage.setState(this._state);
       this._ready = true;
+      if (this._ended) this._setStatus('ended', 'The conversation has ended.');
+      else this._setStatus('ready');
       this._emit<AvatarReadyDetail>('avatar-ready', {
         conversationId: connection.conversationId,
         avatarId: avatar.id,
@@ -312,7 +355,10 @@ export class AvatarChat extends LitElement {
     } catch (error) {
       if (generation !== this._generation) return;
       const e = WidgetError.from(error);
-      if (e.code !== 'aborted') this._emitError(e.code, e.message);
+      if (e.code === 'aborted') return;
+      const failure = setupFailure(e);
+      this._setStatus(failure.status, failure.message);
+      this._emitError(e.code, e.message);
     }
   }
 
@@ -324,6 +370,21 @@ export class AvatarChat extends LitElement {
     transport.on('error', (error) => this._onServerError(error));
     transport.on('conversation.ended', () => this._markEnded());
     transport.on('safety', (safety) => this._onSafety(safety));
+    transport.onConnection((state) => this._onConnection(state));
+  }
+
+  private _onConnection(state: ConnectionState): void {
+    // An ended conversation or an expired session stays so: reconnecting cannot change that.
+    if (this._ended || this._status.status === 'expired') return;
+    if (state === 'reconnecting') {
+      this._stopLocal();
+      this._setStatus('reconnecting', 'Connection lost. Reconnecting…');
+    } else if (state === 'lost') {
+      this._setStatus('offline', "The connection was lost and couldn't be restored.");
+    } else {
+      this._setStatus('ready');
+      if (this._alert?.kind === 'turn') this._alert = undefined;
+    }
   }
 
   // ── server events ─────────────────────────────────────────────────────────────────────────
@@ -336,7 +397,7 @@ export class AvatarChat extends LitElement {
 
   private _onAudio(audio: ServerEventPayloads['audio']): void {
     if (this._dropStale) return;
-    this._transcript.audio();
+    this._transcript.audio(audio.seq);
     this._speech.enqueue(audio);
   }
 
@@ -355,15 +416,20 @@ export class AvatarChat extends LitElement {
     const reply = this._transcript.done(done.id);
     this._speech.flushText();
     this._machine.replyDone(this._speech.active);
+    if (!this._speech.active) this._transcript.revealAll();
+    if (this._alert?.kind === 'turn') this._alert = undefined;
     if (!reply) return;
     this._emit<AvatarMessageDetail>('avatar-message', { role: 'assistant', content: reply.content, id: reply.id, usage: done.usage, timings: reply.timings });
   }
 
   private _onServerError({ error }: WireError): void {
     if (this._dropStale) return;
-    this._transcript.failed(error.message);
+    this._transcript.failed();
     this._speech.stop();
+    this._transcript.revealAll();
     this._machine.reset();
+    if (error.code === 'unauthorized') this._setStatus('expired', 'This chat session has expired.');
+    else this._alert = { kind: 'turn', text: turnFailure(error.code, error.message) };
     this._emitError(error.code, error.message);
   }
 
@@ -378,6 +444,13 @@ export class AvatarChat extends LitElement {
     this._stopLocal();
     this._ended = true;
     this._transcript.notice('The conversation has ended.');
+    this._setStatus('ended', 'The conversation has ended.');
+  }
+
+  private _setStatus(status: WidgetStatus, message?: string): void {
+    if (this._status.status === status && this._status.message === message) return;
+    this._status = message === undefined ? { status, message: '' } : { status, message };
+    this._emit<AvatarStatusDetail>('avatar-status', message === undefined ? { status } : { status, message });
   }
 
   // ── speech and state ──────────────────────────────────────────────────────────────────────
@@ -388,6 +461,7 @@ export class AvatarChat extends LitElement {
   }
 
   private _onSpeechIdle(): void {
+    this._transcript.revealAll();
     this._machine.speechIdle();
     this._stage.closeMouth();
   }
@@ -429,7 +503,17 @@ export class AvatarChat extends LitElement {
     }
   };
 
-  private readonly _onStop = () => void this.interrupt();
+  /** Stop disables itself: the input keeps the keyboard focus instead of the page. */
+  private readonly _onStop = () => {
+    this._input?.focus();
+    void this.interrupt();
+  };
+
+  private readonly _onRetry = () => this.retry();
+
+  private readonly _onDismiss = () => {
+    this._alert = undefined;
+  };
 
   private readonly _onMute = () => {
     this.muted = !this.muted;
@@ -474,10 +558,13 @@ export class AvatarChat extends LitElement {
     const avatar = this._avatar;
     const progress = this._stage.progress;
     const entries = this._transcript.entries;
+    const { status, message } = this._status;
+    const fallback = this._stage.fallback || this._modelFailed;
     // A custom avatar may have no preview: then the stage stays empty beside the chat.
-    const preview = avatar?.preview_url && (this._stage.fallback || this._modelFailed) ? { src: avatar.preview_url, alt: avatar.name } : undefined;
+    const preview = avatar?.preview_url && fallback ? { src: avatar.preview_url, alt: avatar.name } : undefined;
+    const usable = status === 'ready';
     return html`
-      <div part="stage" class="stage" data-state=${this._state}>
+      <div part="stage" class="stage" data-state=${this._state} data-status=${status}>
         <div class="canvas-host"></div>
         ${preview ? html`<img part="preview" class="preview" src=${preview.src} alt=${preview.alt} />` : nothing}
         ${progress !== undefined
@@ -493,8 +580,26 @@ export class AvatarChat extends LitElement {
               <span style="width:${(progress * 100).toFixed(1)}%"></span>
             </div>`
           : nothing}
-        ${avatar ? html`<span part="status" class="status" aria-hidden="true">${avatar.name} · ${this._state}</span>` : nothing}
+        ${avatar
+          ? html`<span part="status" class="status" aria-hidden="true"
+              >${fallback ? `${avatar.name} · 3D view unavailable` : `${avatar.name} · ${this._state}`}</span
+            >`
+          : nothing}
+        ${status === 'ready' || status === 'ended'
+          ? nothing
+          : html`<div part="notice" class="notice" data-status=${status} role=${RETRYABLE.has(status) ? 'alert' : 'status'}>
+              <span>${message}</span>
+              ${RETRYABLE.has(status)
+                ? html`<button part="button retry-button" type="button" @click=${this._onRetry}>Retry</button>`
+                : nothing}
+            </div>`}
       </div>
+      ${this._alert
+        ? html`<p part="alert" class="alert" role="alert">
+            <span>${this._alert.text}</span
+            ><button part="button dismiss-button" type="button" aria-label="Dismiss" @click=${this._onDismiss}>×</button>
+          </p>`
+        : nothing}
       ${this._handoff && !this._ended
         ? html`<p part="handoff" class="handoff" role="status"><strong>Handing over to a person.</strong> ${this._handoff}</p>`
         : nothing}
@@ -504,12 +609,12 @@ export class AvatarChat extends LitElement {
       )}
       ${renderComposer(
         {
-          disabled: !this._ready || this._ended,
+          disabled: !usable,
           busy: this._state !== 'idle',
           muted: this.muted,
           micAvailable: SpeechRecognitionController.available(),
           listening: this._mic.listening,
-          placeholder: this._ended ? 'The conversation has ended' : this._ready ? 'Type a message…' : 'Connecting…',
+          placeholder: PLACEHOLDERS[status],
         },
         {
           onSubmit: this._onSubmit,
@@ -524,6 +629,17 @@ export class AvatarChat extends LitElement {
   }
 }
 
+/** The message field's placeholder says why it cannot be used, when it cannot. */
+const PLACEHOLDERS: Record<WidgetStatus, string> = {
+  connecting: 'Connecting…',
+  ready: 'Type a message…',
+  reconnecting: 'Reconnecting…',
+  offline: 'Not connected',
+  expired: 'Session expired',
+  failed: 'Not available',
+  ended: 'The conversation has ended',
+};
+
 declare global {
   interface HTMLElementTagNameMap {
     'avatar-chat': AvatarChat;
@@ -534,5 +650,6 @@ declare global {
     'avatar-message': CustomEvent<AvatarMessageDetail>;
     'avatar-error': CustomEvent<AvatarErrorDetail>;
     'avatar-safety': CustomEvent<AvatarSafetyDetail>;
+    'avatar-status': CustomEvent<AvatarStatusDetail>;
   }
 }

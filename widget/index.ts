@@ -10,7 +10,7 @@
 import { AvatarChat } from './avatar-chat.js';
 
 export { AvatarChat };
-export type { AvatarReadyDetail, AvatarStateDetail, AvatarMessageDetail, AvatarErrorDetail, AvatarSafetyDetail } from './avatar-chat.js';
+export type { AvatarReadyDetail, AvatarStateDetail, AvatarMessageDetail, AvatarErrorDetail, AvatarSafetyDetail, AvatarStatusDetail } from './avatar-chat.js';
 export type { AvatarDetail, AvatarSummary } from './transport/api-client.js';
 export type { Transport, TransportKind, AvatarStateName } from './transport/transport.js';
 export { WidgetError } from './transport/transport.js';

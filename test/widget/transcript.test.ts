@@ -100,9 +100,9 @@ describe('TranscriptController', () => {
     clock.at = 1300;
     transcript.delta(' there');
     clock.at = 1450.6;
-    transcript.audio();
+    transcript.audio(0);
     clock.at = 1600;
-    transcript.audio();
+    transcript.audio(1);
     const reply = transcript.done('msg_1');
     expect(reply).to.deep.equal({ content: 'Hello there', id: 'msg_1', timings: { first_token_ms: 120, first_audio_ms: 451 } });
     expect(lines(transcript.entries)[1]).to.deep.equal({ role: 'assistant', text: 'Hello there', status: 'done', id: 'msg_1' });
@@ -130,7 +130,7 @@ describe('TranscriptController', () => {
 
   it('audio with no reply open is ignored', () => {
     const { host, transcript } = setup();
-    transcript.audio();
+    transcript.audio(0);
     expect(transcript.entries).to.deep.equal([]);
     expect(transcript.replying).to.equal(false);
     expect(host.updates).to.equal(0);
@@ -159,7 +159,7 @@ describe('TranscriptController', () => {
     transcript.delta('Streamed ');
     expect(transcript.replying).to.equal(true);
     clock.at = 5200;
-    transcript.audio();
+    transcript.audio(0);
     transcript.delta('anyway');
     expect(transcript.done('a1')).to.deep.equal({ content: 'Streamed anyway', id: 'a1', timings: { first_token_ms: 0, first_audio_ms: 200 } });
     expect(lines(transcript.entries)).to.deep.equal([
@@ -207,16 +207,16 @@ describe('TranscriptController', () => {
     const { transcript } = setup();
     transcript.sent('Hi');
     transcript.delta('Partial');
-    transcript.failed('The model is unavailable');
+    transcript.failed();
     expect(transcript.replying).to.equal(false);
     expect(lines(transcript.entries)[1]).to.deep.equal({ role: 'assistant', text: 'Partial', status: 'error' });
   });
 
-  it('failed before any text shows the error message in the reply’s line', () => {
+  it('failed before any text removes the empty reply line: an error is never shown as the avatar’s words', () => {
     const { transcript } = setup();
     transcript.sent('Hi');
-    transcript.failed('Too many requests');
-    expect(lines(transcript.entries)[1]).to.deep.equal({ role: 'assistant', text: 'Too many requests', status: 'error' });
+    transcript.failed();
+    expect(lines(transcript.entries)).to.deep.equal([{ role: 'user', text: 'Hi', status: 'done' }]);
     expect(transcript.done('a1')).to.equal(undefined);
   });
 
@@ -226,7 +226,7 @@ describe('TranscriptController', () => {
     transcript.done('a1');
     const entries = transcript.entries;
     const updates = host.updates;
-    transcript.failed('Unauthorized');
+    transcript.failed();
     expect(transcript.entries).to.equal(entries);
     expect(host.updates).to.equal(updates);
   });
@@ -253,5 +253,50 @@ describe('TranscriptController', () => {
     expect(transcript.replying).to.equal(false);
     expect(transcript.done('a1')).to.equal(undefined);
     expect(transcript.entries.map((e) => e.status)).to.deep.equal(['done', 'streaming', 'done', 'streaming']);
+  });
+
+  describe('paced by the voice (server speech)', () => {
+    it('reveals each sentence when its clip starts; the rest stays in the line, hidden', () => {
+      const { transcript } = setup();
+      transcript.pace(true);
+      transcript.sent('Hi');
+      transcript.delta('Hello there.');
+      transcript.audio(0);
+      transcript.delta(' How are you?');
+      transcript.audio(1);
+      expect(lines(transcript.entries)[1]).to.deep.equal({ role: 'assistant', text: 'Hello there. How are you?', status: 'streaming', shown: 0 });
+      transcript.spoken(0);
+      expect(transcript.entries[1]!.shown).to.equal('Hello there.'.length);
+      transcript.done('a1');
+      expect(transcript.entries[1]!.shown, 'done does not reveal what is still to be said').to.equal('Hello there.'.length);
+      transcript.spoken(1);
+      expect(transcript.entries[1]!.shown).to.equal('Hello there. How are you?'.length);
+      transcript.revealAll();
+      expect(lines(transcript.entries)[1]).to.deep.equal({ role: 'assistant', text: 'Hello there. How are you?', status: 'done', id: 'a1' });
+    });
+
+    it('an interrupt keeps what was spoken, marked', () => {
+      const { transcript } = setup();
+      transcript.pace(true);
+      transcript.sent('Tell me');
+      transcript.delta('First part.');
+      transcript.audio(0);
+      transcript.delta(' Second part.');
+      transcript.audio(1);
+      transcript.spoken(0);
+      transcript.interrupted();
+      expect(lines(transcript.entries)[1]).to.deep.equal({ role: 'assistant', text: 'First part.', status: 'interrupted' });
+      transcript.spoken(1);
+      expect(lines(transcript.entries)[1]!.text, 'a late clip start changes nothing').to.equal('First part.');
+    });
+
+    it('unpaced (browser speech, no voice) shows text as it arrives', () => {
+      const { transcript } = setup();
+      transcript.pace(true);
+      transcript.pace(false);
+      transcript.sent('Hi');
+      transcript.delta('Hello.');
+      expect(lines(transcript.entries)[1]).to.deep.equal({ role: 'assistant', text: 'Hello.', status: 'streaming' });
+    });
   });
 });

@@ -12,6 +12,8 @@ export interface SpeechCallbacks {
   onIdle(): void;
   /** A clip could not be fetched or decoded (it is skipped). */
   onError(message: string): void;
+  /** Clip `seq` of the reply started to sound. */
+  onClipStart?(seq: number): void;
 }
 
 /** Silence between two clips shorter than this keeps the avatar talking (ms). */
@@ -172,7 +174,9 @@ export class SpeechController implements ReactiveController {
   };
 
   private readonly onClip = (event: Event) => {
-    this.outstanding.delete((event as CustomEvent<{ seq: number }>).detail.seq);
+    const { seq } = (event as CustomEvent<{ seq: number }>).detail;
+    this.outstanding.delete(seq);
+    this.callbacks.onClipStart?.(seq);
   };
 
   private readonly onClipError = (event: Event) => {

@@ -69,7 +69,11 @@ export class SpeechRecognitionController implements ReactiveController {
     });
     recognition.addEventListener('error', (event) => {
       const code = (event as Event & { error?: string }).error ?? 'error';
-      if (code !== 'aborted' && code !== 'no-speech') this.callbacks.onError('microphone_error', `Speech recognition failed: ${code}`);
+      if (code === 'aborted' || code === 'no-speech') return;
+      // The element tells people what to do about a blocked or missing microphone (by these codes).
+      if (code === 'not-allowed' || code === 'service-not-allowed') this.callbacks.onError('microphone_denied', 'Microphone access was denied');
+      else if (code === 'audio-capture') this.callbacks.onError('microphone_missing', 'No microphone was found');
+      else this.callbacks.onError('microphone_error', `Speech recognition failed: ${code}`);
     });
     recognition.addEventListener('end', () => {
       if (this.recognition !== recognition) return;

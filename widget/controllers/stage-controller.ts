@@ -7,7 +7,8 @@ import type { AvatarStateName } from '../transport/transport.js';
 
 export interface StageControllerOptions {
   maxFps?: number;
-  maxPixelRatio?: number;
+  /** Read when a stage is made; undefined leaves the stage's own caps (1 on software renderers, 1.5 on touch, else 2). */
+  maxPixelRatio?: () => number | undefined;
 }
 
 /**
@@ -46,10 +47,11 @@ export class StageController implements ReactiveController {
     this.fallback = false;
     const loading = new AbortController();
     this.loading = loading;
+    const maxPixelRatio = this.options.maxPixelRatio?.();
     const stage = new AvatarStage({
       container,
       ...(this.options.maxFps !== undefined && { maxFps: this.options.maxFps }),
-      ...(this.options.maxPixelRatio !== undefined && { maxPixelRatio: this.options.maxPixelRatio }),
+      ...(maxPixelRatio !== undefined && { maxPixelRatio }),
     });
     this.stage = stage;
     this.setProgress(0);
@@ -59,7 +61,7 @@ export class StageController implements ReactiveController {
         onProgress: (fraction: number) => this.setProgress(fraction),
       });
       if (loading.signal.aborted) return;
-      stage.setAnimations(avatar.animations);
+      stage.setAnimations(prefersReducedMotion() ? { ...avatar.animations, ...CALM_ANIMATIONS } : avatar.animations);
       stage.setState(this.state);
       this.attachMouth();
     } finally {
@@ -120,4 +122,11 @@ export class StageController implements ReactiveController {
     this.dispose();
     this.fallback = false;
   }
+}
+
+/** With `prefers-reduced-motion: reduce`: a calm idle, talking without arm gestures, thinking without the hand. */
+const CALM_ANIMATIONS = { idle: 'idle_breathing', talking: 'talking_calm', thinking: 'thinking_look_up' } as const;
+
+function prefersReducedMotion(): boolean {
+  return globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 }

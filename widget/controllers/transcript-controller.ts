@@ -19,6 +19,12 @@ interface OpenReply {
   firstAudioMs?: number;
 }
 
+/** Where a speech clip's sentence ends in its reply line: revealed up to there when the clip starts. */
+interface ClipMark {
+  key: number;
+  upTo: number;
+}
+
 /**
  * The transcript on the element: the user's and the avatar's lines, and the rules for how the
  * conversation's events change them. A sent message opens a reply; deltas join into that one
@@ -32,6 +38,10 @@ export class TranscriptController implements ReactiveController {
   private reply: OpenReply | undefined;
   /** Keys stay unique for the element's life, across conversations, so `repeat` never reuses a line. */
   private lastKey = 0;
+  /** Reveal replies in step with their speech (server speech); otherwise text shows as it arrives. */
+  private paced = false;
+  /** Clips of the open reply by `seq`, waiting to start. */
+  private readonly marks = new Map<number, ClipMark>();
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -51,6 +61,15 @@ export class TranscriptController implements ReactiveController {
     return this.reply !== undefined;
   }
 
+  /**
+   * With server speech, reply text is revealed sentence by sentence as each sentence's clip starts
+   * to play ({@link spoken}), so the screen never runs ahead of the voice.
+   */
+  pace(paced: boolean): void {
+    this.paced = paced;
+    if (!paced) this.revealAll();
+  }
+
   /** Replaces the transcript with a conversation's stored messages. */
   load(messages: readonly ConversationMessage[]): void {
     this.set(messages.map((m) => this.line(m.role, m.content, 'done', m.id)));
@@ -68,12 +87,31 @@ export class TranscriptController implements ReactiveController {
     const reply = this.reply ?? this.open();
     reply.firstTokenMs ??= this.now() - reply.startedAt;
     reply.text += text;
-    this.change(reply.key, (e) => ({ ...e, text: reply.text }));
+    this.change(reply.key, (e) => ({ ...e, text: reply.text, ...(this.paced && { shown: e.shown ?? 0 }) }));
   }
 
-  /** A reply audio clip arrived: only its timing matters here. */
-  audio(): void {
-    if (this.reply) this.reply.firstAudioMs ??= this.now() - this.reply.startedAt;
+  /**
+   * A reply audio clip arrived. The server sends each sentence's text just before its clip, so
+   * the clip speaks the reply up to the text received so far.
+   */
+  audio(seq: number): void {
+    if (!this.reply) return;
+    this.reply.firstAudioMs ??= this.now() - this.reply.startedAt;
+    this.marks.set(seq, { key: this.reply.key, upTo: this.reply.text.length });
+  }
+
+  /** Clip `seq` started to sound: its sentence (and everything before it) appears. */
+  spoken(seq: number): void {
+    const mark = this.marks.get(seq);
+    if (!mark) return;
+    this.marks.delete(seq);
+    this.change(mark.key, (e) => (e.shown === undefined || e.shown >= mark.upTo ? e : { ...e, shown: mark.upTo }));
+  }
+
+  /** Speech went quiet (finished, failed or muted): whatever is still hidden appears. */
+  revealAll(): void {
+    this.marks.clear();
+    if (this.lines.some((e) => e.shown !== undefined)) this.set(this.lines.map(({ shown: _, ...e }) => e));
   }
 
   /** The server stored the reply as `id`; undefined when no reply was open (nothing to report). */
@@ -87,19 +125,28 @@ export class TranscriptController implements ReactiveController {
     return { content: reply.text, id, timings };
   }
 
-  /** The reply failed: its line keeps the text so far, or shows `message` when there was none. */
-  failed(message: string): void {
+  /**
+   * The reply failed: a line with text keeps it (marked), an empty one goes. The error itself is
+   * the element's to show, never as the avatar's words.
+   */
+  failed(): void {
     const reply = this.close();
-    if (reply) this.change(reply.key, (e) => ({ ...e, status: 'error', text: reply.text || message }));
+    if (!reply) return;
+    if (reply.text) this.change(reply.key, (e) => ({ ...e, status: 'error' }));
+    else this.set(this.lines.filter((e) => e.key !== reply.key));
   }
 
   /**
-   * Marks the open reply interrupted (the server is told separately). True when one was open,
-   * so the caller knows late events of it may still arrive.
+   * Marks the open reply interrupted (the server is told separately): its line keeps what was
+   * spoken — what was on screen — and is marked. True when one was open, so the caller knows late
+   * events of it may still arrive.
    */
   interrupted(): boolean {
     const reply = this.close();
-    if (reply) this.change(reply.key, (e) => ({ ...e, status: 'interrupted' }));
+    this.marks.clear();
+    if (reply) {
+      this.change(reply.key, ({ shown, ...e }) => ({ ...e, status: 'interrupted', text: shown === undefined ? e.text : e.text.slice(0, shown).trimEnd() }));
+    }
     return reply !== undefined;
   }
 
@@ -114,6 +161,7 @@ export class TranscriptController implements ReactiveController {
    */
   abandon(): void {
     this.reply = undefined;
+    this.marks.clear();
   }
 
   /** Leaving the page closes the transport: the open reply will get no more events. */

@@ -2,13 +2,28 @@ import type { Socket } from 'socket.io-client';
 import type { Ack, ClientToServerEvents, ServerToClientEvents } from '../../core/protocol/realtime-protocol.js';
 import type { SessionCredentials } from './session-credentials.js';
 import { TransportEvents } from './transport-events.js';
-import type { ServerEventName, ServerEventPayloads, Transport, TransportListener, WireConversation, WireError } from './transport.js';
+import type {
+  ConnectionState,
+  ServerEventName,
+  ServerEventPayloads,
+  Transport,
+  TransportListener,
+  WireConversation,
+  WireError,
+} from './transport.js';
 import { WidgetError } from './transport.js';
 
 type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 const SERVER_EVENTS: readonly ServerEventName[] = ['message', 'audio', 'state', 'safety', 'done', 'error', 'conversation.ended'];
 const JOIN_TIMEOUT_MS = 15_000;
+/**
+ * Reconnection after a drop: socket.io's backoff (1 s doubling to 5 s, with jitter) for this many
+ * attempts — about half a minute — before the element says the connection is lost and offers a retry.
+ */
+const RECONNECT_ATTEMPTS = 8;
+/** Wait before reopening a socket the server closed (it is probably restarting). */
+const SERVER_CLOSE_RETRY_MS = 1_000;
 
 /**
  * socket.io at `<server>/realtime` (`/v1/realtime`), `auth: {token}` with the session token.
@@ -17,6 +32,7 @@ const JOIN_TIMEOUT_MS = 15_000;
  */
 export class SocketIoTransport implements Transport {
   private readonly events = new TransportEvents();
+  private readonly connectionListeners = new Set<(state: ConnectionState) => void>();
   private socket: RealtimeSocket | undefined;
   private conversationId: string | undefined;
   private closed = false;
@@ -48,6 +64,7 @@ export class SocketIoTransport implements Transport {
       transports: ['websocket', 'polling'],
       // Networks that block WebSockets still get a connection (HTTP long-polling).
       tryAllTransports: true,
+      reconnectionAttempts: RECONNECT_ATTEMPTS,
       auth: (cb) => {
         this.credentials.current().then(
           (grant) => cb({ token: grant.token }),
@@ -65,8 +82,29 @@ export class SocketIoTransport implements Transport {
     const conversation = await this.join(socket, conversationId);
     // Later reconnects (network loss, server restart) join again by themselves.
     socket.on('connect', () => {
-      if (this.conversationId) this.join(socket, this.conversationId).catch((error) => this.fail(error));
+      if (!this.conversationId) return;
+      this.join(socket, this.conversationId).then(
+        () => this.tell('connected'),
+        (error: unknown) => this.fail(error),
+      );
     });
+    socket.on('disconnect', (reason) => {
+      if (reason === 'io client disconnect') return;
+      this.tell('reconnecting');
+      // socket.io leaves a socket the server closed (a restart, a deploy) for the app to reopen;
+      // one ended for a revoked key or an expired session is refused again, with its reason.
+      if (reason === 'io server disconnect') setTimeout(() => this.socket === socket && socket.connect(), SERVER_CLOSE_RETRY_MS);
+    });
+    socket.on('connect_error', (error: Error & { data?: WireError }) => {
+      // A refusal with a reason (unauthorized, rate limited) is final for this connection; network
+      // failures are retried by socket.io's backoff.
+      if (!error.data?.error || this.socket !== socket) return;
+      socket.disconnect();
+      this.events.emit('error', error.data);
+      // An expired session is its own state on the element; anything else leaves the connection lost.
+      if (error.data.error.code !== 'unauthorized') this.tell('lost');
+    });
+    socket.io.on('reconnect_failed', this.onReconnectFailed);
     return conversation;
   }
 
@@ -125,8 +163,21 @@ export class SocketIoTransport implements Transport {
     return this.events.on(event, listener);
   }
 
+  onConnection(listener: (state: ConnectionState) => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
+  }
+
+  private readonly onReconnectFailed = () => this.tell('lost');
+
+  private tell(state: ConnectionState): void {
+    if (!this.closed) for (const listener of [...this.connectionListeners]) listener(state);
+  }
+
   close(): void {
     this.closed = true;
+    this.connectionListeners.clear();
+    this.socket?.io.off('reconnect_failed', this.onReconnectFailed);
     this.socket?.removeAllListeners();
     this.socket?.disconnect();
     this.socket = undefined;

@@ -58,6 +58,11 @@ export class SseTransport implements Transport {
     this.current = undefined;
   }
 
+  /** Each reply is its own request: there is no lasting connection to lose. */
+  onConnection(): () => void {
+    return () => undefined;
+  }
+
   on<K extends ServerEventName>(event: K, listener: TransportListener<K>): () => void {
     return this.events.on(event, listener);
   }

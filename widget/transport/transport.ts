@@ -24,11 +24,19 @@ export interface Transport {
   send(content: string): Promise<void>;
   /** Stops the reply in progress (if any). */
   interrupt(): Promise<void>;
+  /**
+   * Follows the live connection after `connect` resolved: `reconnecting` when it dropped and
+   * retries run, `lost` when the retries gave up, `connected` when it is back (and joined).
+   * Transports without a lasting connection (SSE) never call it.
+   */
+  onConnection(listener: (state: ConnectionState) => void): () => void;
   /** Subscribes to a server event; returns the unsubscribe function. */
   on<K extends ServerEventName>(event: K, listener: TransportListener<K>): () => void;
   /** Closes the connection and drops every listener. */
   close(): void;
 }
+
+export type ConnectionState = 'connected' | 'reconnecting' | 'lost';
 
 /** The transports the `transport` attribute selects. */
 export const TRANSPORT_KINDS = ['socket.io', 'sse'] as const;

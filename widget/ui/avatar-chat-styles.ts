@@ -28,6 +28,22 @@ export const avatarChatStyles = css`
     border-radius: var(--_radius);
     overflow: hidden;
     contain: content;
+    container-type: inline-size;
+    color-scheme: light dark;
+  }
+  /* Dark pages get a dark element unless the host sets its own colours. */
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --_accent: var(--avatar-chat-accent, #a29bfe);
+      --_bg: var(--avatar-chat-background, #17171f);
+      --_fg: var(--avatar-chat-foreground, #ececf4);
+    }
+    .stage {
+      background: var(--avatar-chat-stage-background, linear-gradient(#2b3142, #1d2230));
+    }
+    button[type='submit'] {
+      color: #17171f;
+    }
   }
   :host([hidden]) {
     display: none;
@@ -78,6 +94,37 @@ export const avatarChatStyles = css`
     font-size: 0.75rem;
     background: color-mix(in srgb, var(--_bg) 80%, transparent);
   }
+  .notice {
+    position: absolute;
+    left: 50%;
+    bottom: 1.25rem;
+    transform: translateX(-50%);
+    max-width: calc(100% - 2rem);
+    display: flex;
+    align-items: center;
+    gap: 0.6rem;
+    padding: 0.45rem 0.8rem;
+    border-radius: calc(var(--_radius) * 0.75);
+    background: color-mix(in srgb, var(--_bg) 92%, transparent);
+    box-shadow: 0 1px 4px rgb(0 0 0 / 20%);
+  }
+  .alert {
+    display: flex;
+    align-items: flex-start;
+    gap: 0.5rem;
+    margin: 0;
+    padding: 0.45rem 0.75rem;
+    font-size: 0.9em;
+    border-bottom: var(--_border);
+    background: color-mix(in srgb, #d63031 12%, var(--_bg));
+  }
+  .alert > span {
+    flex: 1 1 auto;
+  }
+  .alert > button {
+    padding: 0 0.45rem;
+    line-height: 1.4;
+  }
   .handoff {
     margin: 0;
     padding: 0.5rem 0.75rem;
@@ -101,8 +148,10 @@ export const avatarChatStyles = css`
     margin: 0.35rem 0;
     padding: 0.35rem 0.6rem;
     border-radius: calc(var(--_radius) * 0.75);
-    white-space: pre-wrap;
     overflow-wrap: anywhere;
+  }
+  .message .text {
+    white-space: pre-wrap;
   }
   .message.user {
     background: var(--avatar-chat-user-background, color-mix(in srgb, var(--_accent) 14%, transparent));
@@ -124,12 +173,13 @@ export const avatarChatStyles = css`
   }
   .composer {
     display: flex;
+    flex-wrap: wrap;
     gap: 0.4rem;
     padding: 0.5rem;
     border-top: var(--_border);
   }
   input {
-    flex: 1 1 auto;
+    flex: 1 1 12rem;
     min-width: 0;
     font: inherit;
     color: inherit;
@@ -172,6 +222,21 @@ export const avatarChatStyles = css`
     overflow: hidden;
     clip: rect(0 0 0 0);
     white-space: nowrap;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .progress > span {
+      transition: none;
+    }
+  }
+  /* Narrow hosts (phones): the field takes the first row, the buttons share the second. */
+  @container (max-width: 480px) {
+    input {
+      flex-basis: 100%;
+    }
+    button {
+      flex: 1 1 0;
+      padding-inline: 0.3rem;
+    }
   }
   @media (prefers-reduced-motion: reduce) {
     .progress > span {

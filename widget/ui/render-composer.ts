@@ -50,7 +50,7 @@ export function renderComposer(view: ComposerView, on: ComposerHandlers): Templa
           part="button mic-button"
           type="button"
           aria-pressed=${view.listening ? 'true' : 'false'}
-          aria-label=${view.listening ? 'Stop listening' : 'Speak'}
+          aria-label=${view.listening ? 'Listening… press to stop' : 'Mic: speak your message'}
           ?disabled=${view.disabled}
           @click=${on.onMic}
         >

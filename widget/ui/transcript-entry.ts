@@ -8,4 +8,9 @@ export interface TranscriptEntry {
   status: 'streaming' | 'done' | 'interrupted' | 'error';
   /** The stored message id, once known. */
   id?: string;
+  /**
+   * How much of `text` is on screen: replies with server speech are revealed sentence by sentence
+   * as each one starts to sound. The rest is still in the DOM for screen readers. Undefined: all.
+   */
+  shown?: number;
 }
