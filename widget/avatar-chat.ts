@@ -102,6 +102,7 @@ const CONNECTION_PROPS = ['server', 'token', 'sessionUrl', 'apiKey', 'avatarId',
  * @csspart button - Every button; also `send-button`, `stop-button`, `mute-button`, `mic-button`.
  *
  * @cssprop --avatar-chat-accent - Buttons, progress and focus rings.
+ * @cssprop --avatar-chat-on-accent - Text on the accent colour (the Send button).
  * @cssprop --avatar-chat-background - Background of the element.
  * @cssprop --avatar-chat-foreground - Text colour.
  * @cssprop --avatar-chat-font - Font shorthand.

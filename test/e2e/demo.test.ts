@@ -2,7 +2,8 @@
 // driven in Debian's Chromium through playwright-core. Needs `npm run build` (the widget bundle).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +15,7 @@ import { repoRoot } from '../support/repo-root.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort } from './chromium.js';
 
 const ARTIFACTS = join(repoRoot, 'test-artifacts');
+const require = createRequire(import.meta.url);
 const bundleBuilt = existsSync(join(repoRoot, 'dist/widget/avatar-chat.js'));
 const chromiumPresent = existsSync(CHROMIUM_PATH);
 
@@ -115,5 +117,42 @@ describe('demo page end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     assert.ok(chunk, `widget files: ${JSON.stringify(widgetFiles)}`);
     assert.deepEqual([chunk.status, chunk.cacheControl], [200, 'public, max-age=31536000, immutable']);
     assert.deepEqual(pageErrors, []);
+  });
+
+  it('puts the conversation above the fold and passes axe-core (WCAG 2.2 AA) in light and dark, at 1280×800 and 390×844', async () => {
+    const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+    await mkdir(ARTIFACTS, { recursive: true });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        // bypassCSP: the page allows only its own scripts; axe-core is injected for the check.
+        const view = await browser.newPage({ viewport, colorScheme, bypassCSP: true });
+        try {
+          await view.goto(server.url + '/');
+          await view.locator('avatar-chat[data-ready="true"]').waitFor({ timeout: 30_000 });
+          const what = `${colorScheme} ${viewport.width}×${viewport.height}`;
+          // The stage and the message field are on the first screen; nothing scrolls sideways.
+          const layout = await view.evaluate(() => {
+            const chat = document.querySelector('avatar-chat')!;
+            const field = chat.shadowRoot!.querySelector('input[name="message"]')!.getBoundingClientRect();
+            const stage = chat.shadowRoot!.querySelector('[part="stage"]')!.getBoundingClientRect();
+            return { stageTop: stage.top, fieldBottom: field.bottom, scrollWidth: document.documentElement.scrollWidth };
+          });
+          assert.ok(layout.scrollWidth <= viewport.width, `${what}: page is ${layout.scrollWidth} px wide`);
+          if (viewport.width > 1000) assert.ok(layout.fieldBottom <= viewport.height, `${what}: the message field ends at ${layout.fieldBottom}`);
+          else assert.ok(layout.stageTop < viewport.height / 2, `${what}: the stage starts at ${layout.stageTop}`);
+          await view.screenshot({ path: join(ARTIFACTS, `demo-${colorScheme}-${viewport.width}x${viewport.height}.png`) });
+
+          await view.addScriptTag({ content: axeSource });
+          const violations = await view.evaluate(async () => {
+            const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
+            const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } });
+            return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+          });
+          assert.deepEqual(violations, [], what);
+        } finally {
+          await view.close();
+        }
+      }
+    }
   });
 });

@@ -4,7 +4,7 @@ import { css } from 'lit';
  * Styles of `<avatar-chat>`. Theme with CSS custom properties (inherited through the shadow
  * root) or style the exposed parts directly:
  *
- * --avatar-chat-accent, --avatar-chat-background, --avatar-chat-foreground, --avatar-chat-font,
+ * --avatar-chat-accent, --avatar-chat-on-accent (text on the accent), --avatar-chat-background, --avatar-chat-foreground, --avatar-chat-font,
  * --avatar-chat-radius, --avatar-chat-stage-height, --avatar-chat-stage-background,
  * --avatar-chat-user-background, --avatar-chat-assistant-background, --avatar-chat-border.
  */
@@ -13,6 +13,8 @@ export const avatarChatStyles = css`
     --_accent: var(--avatar-chat-accent, #6c5ce7);
     --_bg: var(--avatar-chat-background, #fff);
     --_fg: var(--avatar-chat-foreground, #1d1d28);
+    --_on-accent: var(--avatar-chat-on-accent, #fff);
+    --_stage-bg: var(--avatar-chat-stage-background, linear-gradient(#e8edf5, #cfd8e6));
     --_radius: var(--avatar-chat-radius, 12px);
     --_border: var(--avatar-chat-border, 1px solid color-mix(in srgb, var(--_fg) 15%, transparent));
     display: flex;
@@ -37,12 +39,8 @@ export const avatarChatStyles = css`
       --_accent: var(--avatar-chat-accent, #a29bfe);
       --_bg: var(--avatar-chat-background, #17171f);
       --_fg: var(--avatar-chat-foreground, #ececf4);
-    }
-    .stage {
-      background: var(--avatar-chat-stage-background, linear-gradient(#2b3142, #1d2230));
-    }
-    button[type='submit'] {
-      color: #17171f;
+      --_on-accent: var(--avatar-chat-on-accent, #17171f);
+      --_stage-bg: var(--avatar-chat-stage-background, linear-gradient(#2b3142, #1d2230));
     }
   }
   :host([hidden]) {
@@ -51,7 +49,7 @@ export const avatarChatStyles = css`
   .stage {
     position: relative;
     height: var(--avatar-chat-stage-height, 360px);
-    background: var(--avatar-chat-stage-background, linear-gradient(#e8edf5, #cfd8e6));
+    background: var(--_stage-bg);
     overflow: hidden;
   }
   .canvas-host,
@@ -198,7 +196,7 @@ export const avatarChatStyles = css`
     cursor: pointer;
   }
   button[type='submit'] {
-    color: #fff;
+    color: var(--_on-accent);
     background: var(--_accent);
     border-color: var(--_accent);
   }
