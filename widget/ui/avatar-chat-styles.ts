@@ -60,12 +60,14 @@ export const avatarChatStyles = css`
     height: 100%;
     display: block;
   }
+  /* Without WebGL: the picture fills the stage (its own square background never sits inside it). */
   .preview {
     position: absolute;
     inset: 0;
     width: 100%;
     height: 100%;
-    object-fit: contain;
+    object-fit: cover;
+    object-position: center 25%;
   }
   .progress {
     position: absolute;
