@@ -14,6 +14,7 @@ import { inspectPng } from './png-preview.js';
 import { inspectVrm } from './vrm-file.js';
 import { ForbiddenError, NotFoundError, ServiceError, ValidationError } from '../errors.js';
 import { checkText } from '../text-limits.js';
+import { parseSafetySettings } from '../safety/safety-settings.js';
 
 /** Limits of a custom avatar's fields (docs/api.md, Custom avatars); hosts document the same numbers. */
 export const AvatarLimits = {
@@ -51,13 +52,18 @@ export interface AvatarFields {
 
 export interface CreateAvatarInput extends Partial<AvatarFields> {
   name: string;
+  /** Safety settings in the REST API's wire shape (docs/safety.md): the defaults of this avatar's conversations. */
+  safety?: unknown;
   /** The VRM file (glTF binary with VRMC_vrm 1.0 or VRM 0.x). */
   model: Uint8Array;
   /** A PNG shown where the model cannot be (no WebGL) and in lists. */
   preview?: Uint8Array;
 }
 
-export type AvatarUpdate = Partial<AvatarFields>;
+export type AvatarUpdate = Partial<AvatarFields> & {
+  /** New safety settings (wire shape), replacing the avatar's; null removes them. */
+  safety?: unknown;
+};
 
 export interface ReplaceModelInput {
   model: Uint8Array;
@@ -141,6 +147,7 @@ export class AvatarLibrary {
     const { store, clock } = this.#deps;
     const given = definedOnly(input);
     const fields = this.#checkFields({ ...DEFAULTS, ...given, animations: { ...DEFAULTS.animations, ...given.animations } });
+    const safety = input.safety === undefined || input.safety === null ? null : parseSafetySettings(input.safety);
     const files = this.#checkFiles(input.model, input.preview);
     const stored = await this.#putFiles(files);
     try {
@@ -155,6 +162,7 @@ export class AvatarLibrary {
           modelBytes: files.model.byteLength,
           vrmVersion: files.vrmVersion,
           previewKey: stored.previewKey,
+          safety,
           createdAt: now,
           updatedAt: now,
         };
@@ -176,9 +184,12 @@ export class AvatarLibrary {
   /** Changes the given fields of a custom avatar (its id stays); emits `avatar.updated` with `change: 'updated'` and the `fields` set. */
   async update(owner: Owner, id: string, update: AvatarUpdate): Promise<CustomAvatar> {
     const current = await this.#getCustom(owner, id, 'edited');
-    const changes = definedOnly(update);
-    const given = Object.keys(changes);
-    if (given.length === 0) throw new ValidationError('body', 'Give at least one field to change: name, description, default_voice, tags, traits or animations');
+    const { safety: safetyInput, ...changes } = definedOnly(update);
+    const given = Object.keys(definedOnly(update));
+    if (given.length === 0) {
+      throw new ValidationError('body', 'Give at least one field to change: name, description, default_voice, tags, traits, animations or safety');
+    }
+    const safety = safetyInput === undefined ? undefined : safetyInput === null ? null : parseSafetySettings(safetyInput);
     const fields = this.#checkFields({
       name: current.name,
       description: current.description,
@@ -188,7 +199,7 @@ export class AvatarLibrary {
       ...changes,
       animations: { ...current.animations, ...changes.animations },
     });
-    const patch: AvatarPatch = { ...toRecordFields(fields), updatedAt: this.#deps.clock.now() };
+    const patch: AvatarPatch = { ...toRecordFields(fields), ...(safety !== undefined && { safety }), updatedAt: this.#deps.clock.now() };
     return this.#apply(owner, current, patch, 'updated', given);
   }
 
@@ -339,6 +350,7 @@ function toCustomAvatar(record: AvatarRecord): CustomAvatar {
     owner: { accountId: record.accountId, mode: record.mode },
     model: { key: record.modelKey, bytes: record.modelBytes, vrmVersion: record.vrmVersion },
     previewKey: record.previewKey,
+    ...(record.safety !== null && { safety: record.safety }),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
@@ -354,6 +366,7 @@ function toRecord(avatar: CustomAvatar): AvatarRecord {
     modelBytes: avatar.model.bytes,
     vrmVersion: avatar.model.vrmVersion,
     previewKey: avatar.previewKey,
+    safety: avatar.safety ?? null,
     createdAt: avatar.createdAt,
     updatedAt: avatar.updatedAt,
   };

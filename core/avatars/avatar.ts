@@ -1,4 +1,4 @@
-import type { Owner } from '../ports/store.js';
+import type { Owner, SafetySettings } from '../ports/store.js';
 
 /**
  * Animation names the widget implements. An avatar's `animations` picks one per state; the widget
@@ -27,6 +27,8 @@ export interface Avatar {
   traits: { personality: string; speakingStyle: string };
   /** Presets ship with the service and are read-only. */
   preset: boolean;
+  /** The safety settings conversations with this avatar start from (custom avatars may set them). */
+  safety?: SafetySettings;
 }
 
 /**

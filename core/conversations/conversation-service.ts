@@ -96,7 +96,8 @@ export class ConversationService {
     }
     if (input.systemPrompt !== undefined) checkText('system_prompt', input.systemPrompt, Limits.systemPromptMaxChars, true);
     const persona = input.personaId === undefined ? undefined : personas.find(input.personaId);
-    const safety = parseSafetySettings(input.safety, persona?.safety ?? DEFAULT_SAFETY);
+    // The most specific defaults: the avatar's own (custom avatars), else the persona's, else the service's.
+    const safety = parseSafetySettings(input.safety, avatar.safety ?? persona?.safety ?? DEFAULT_SAFETY);
     const aiProvider = input.aiProvider ?? providers.defaultId;
     providers.requireConfigured(aiProvider);
     const model = providers.chatModel(aiProvider, input.aiModel);

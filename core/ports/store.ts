@@ -209,12 +209,14 @@ export interface AvatarRecord {
   vrmVersion: '1.0' | '0.x';
   /** Blob key of the PNG preview, `avf_….png`; null when none was uploaded. */
   previewKey: string | null;
+  /** The safety settings conversations with this avatar start from; null: the persona's or the service's. */
+  safety: SafetySettings | null;
   createdAt: number;
   updatedAt: number;
 }
 
 export type AvatarPatch = Partial<
-  Pick<AvatarRecord, 'name' | 'description' | 'tags' | 'defaultVoice' | 'animations' | 'personality' | 'speakingStyle' | 'modelKey' | 'modelBytes' | 'vrmVersion' | 'previewKey' | 'updatedAt'>
+  Pick<AvatarRecord, 'name' | 'description' | 'tags' | 'defaultVoice' | 'animations' | 'personality' | 'speakingStyle' | 'modelKey' | 'modelBytes' | 'vrmVersion' | 'previewKey' | 'safety' | 'updatedAt'>
 >;
 
 export interface AvatarRepository {

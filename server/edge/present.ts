@@ -41,6 +41,7 @@ export function presentAvatarDetail(avatar: Avatar, urls: UrlBuilder) {
     animations: avatar.animations,
     voice: { default: avatar.defaultVoice, alternatives: avatar.alternativeVoices },
     traits: { personality: avatar.traits.personality, speaking_style: avatar.traits.speakingStyle },
+    safety: avatar.safety ? presentSafety(avatar.safety) : null,
   };
 }
 

@@ -50,67 +50,7 @@ export const healthSchema = s.object({
 
 export const deletedSchema = s.object({ deleted: s.boolean('Always true') });
 
-// Avatars and personas
-
-const avatarFields = {
-  id: s.string({ description: 'e.g. luna-001' }),
-  name: s.string(),
-  description: s.string(),
-  preview_url: s.nullable(url('PNG preview; null for a custom avatar uploaded without one')),
-  model_url: url('VRM model (1.0 for presets; 1.0 or 0.x for custom avatars)'),
-  default_voice: s.string({ description: 'Voice id used unless a conversation picks another, e.g. en-US-Neural2-F' }),
-  tags: s.array(s.string()),
-  preset: s.boolean('true: ships with the service, read-only; false: your custom avatar'),
-};
-
-export const avatarSchema = s.object(avatarFields, 'An avatar: a preset or one of your custom avatars');
-
-export const avatarListSchema = s.object({ avatars: s.array(avatarSchema) });
-
-export const avatarDetailSchema = s.object(
-  {
-    ...avatarFields,
-    animations: s.object(
-      {
-        idle: s.enum(AvatarAnimations.idle),
-        talking: s.enum(AvatarAnimations.talking),
-        thinking: s.enum(AvatarAnimations.thinking),
-      },
-      'The animation the widget plays in each state',
-    ),
-    voice: s.object({ default: s.string(), alternatives: s.array(s.string()) }),
-    traits: s.object({ personality: s.string(), speaking_style: s.string() }),
-  },
-  'An avatar with its animations, voices and traits',
-);
-
-export const avatarModelSchema = s.object({
-  id: s.string(),
-  model_url: url('VRM model'),
-  format: s.enum(['vrm'] as const),
-  spec_version: s.enum(['1.0', '0.x'] as const, 'The VRM specification the file declares'),
-  size_bytes: count('Size of the model file'),
-});
-
-export const personaSchema = s.object(
-  {
-    id: s.string(),
-    name: s.string(),
-    vertical: s.enum(Verticals),
-    description: s.string(),
-    system_prompt: s.string({ description: 'Instructions the AI gets in this role' }),
-    greeting: s.string({ description: 'Opening line' }),
-    traits: s.array(s.string()),
-    suggested_avatar_id: s.string(),
-  },
-  'A persona preset: a role an avatar can play',
-);
-
-export const personaListSchema = s.object({ personas: s.array(personaSchema) });
-
-export const personaVerticalSchema = s.object({ vertical: s.enum(Verticals), personas: s.array(personaSchema) });
-
-// Conversations
+// Safety settings (docs/safety.md): of conversations, and the defaults custom avatars may carry
 
 const L = SAFETY_LIMITS;
 
@@ -142,7 +82,7 @@ export const safetyInputSchema = s.object(
   'Safety settings (docs/safety.md)',
 );
 
-const safetySchema = s.object(
+export const safetySchema = s.object(
   {
     blocked_topics: s.array(s.object({ name: s.string(), keywords: s.array(s.string()) })),
     filter: s.enum(SafetyFilterLevels),
@@ -151,6 +91,69 @@ const safetySchema = s.object(
   },
   'The safety settings the conversation runs with, defaults resolved',
 );
+
+// Avatars and personas
+
+const avatarFields = {
+  id: s.string({ description: 'e.g. luna-001' }),
+  name: s.string(),
+  description: s.string(),
+  preview_url: s.nullable(url('PNG preview; null for a custom avatar uploaded without one')),
+  model_url: url('VRM model (1.0 for presets; 1.0 or 0.x for custom avatars)'),
+  default_voice: s.string({ description: 'Voice id used unless a conversation picks another, e.g. en-US-Neural2-F' }),
+  tags: s.array(s.string()),
+  preset: s.boolean('true: ships with the service, read-only; false: your custom avatar'),
+};
+
+export const avatarSchema = s.object(avatarFields, 'An avatar: a preset or one of your custom avatars');
+
+export const avatarListSchema = s.object({ avatars: s.array(avatarSchema) });
+
+export const avatarDetailSchema = s.object(
+  {
+    ...avatarFields,
+    animations: s.object(
+      {
+        idle: s.enum(AvatarAnimations.idle),
+        talking: s.enum(AvatarAnimations.talking),
+        thinking: s.enum(AvatarAnimations.thinking),
+      },
+      'The animation the widget plays in each state',
+    ),
+    voice: s.object({ default: s.string(), alternatives: s.array(s.string()) }),
+    traits: s.object({ personality: s.string(), speaking_style: s.string() }),
+    safety: s.nullable(safetySchema),
+  },
+  'An avatar with its animations, voices and traits',
+);
+
+export const avatarModelSchema = s.object({
+  id: s.string(),
+  model_url: url('VRM model'),
+  format: s.enum(['vrm'] as const),
+  spec_version: s.enum(['1.0', '0.x'] as const, 'The VRM specification the file declares'),
+  size_bytes: count('Size of the model file'),
+});
+
+export const personaSchema = s.object(
+  {
+    id: s.string(),
+    name: s.string(),
+    vertical: s.enum(Verticals),
+    description: s.string(),
+    system_prompt: s.string({ description: 'Instructions the AI gets in this role' }),
+    greeting: s.string({ description: 'Opening line' }),
+    traits: s.array(s.string()),
+    suggested_avatar_id: s.string(),
+  },
+  'A persona preset: a role an avatar can play',
+);
+
+export const personaListSchema = s.object({ personas: s.array(personaSchema) });
+
+export const personaVerticalSchema = s.object({ vertical: s.enum(Verticals), personas: s.array(personaSchema) });
+
+// Conversations
 
 const safetyCodes = s.array(s.enum(SAFETY_CODE_ORDER), {
   description: 'Safety checks that fired on this message (docs/safety.md); empty when none',

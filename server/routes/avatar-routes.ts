@@ -9,7 +9,7 @@ import type { Route, UploadSpec } from '../http/route.js';
 import { optionalOwnerOf, ownerOf } from '../http/owner.js';
 import { avatarFileUrls, presentAvatar, presentAvatarDetail } from '../edge/present.js';
 import { avatarParams } from './id-schemas.js';
-import { avatarDetailSchema, avatarListSchema, avatarModelSchema, deletedSchema } from '../http/resource-schemas.js';
+import { avatarDetailSchema, avatarListSchema, avatarModelSchema, deletedSchema, safetyInputSchema } from '../http/resource-schemas.js';
 import type { UrlBuilder } from '../edge/urls.js';
 
 const name = s.string({ min: 1, max: AvatarLimits.nameMaxChars, description: 'Display name; its letters a–z make the id (Robin → robin-042)' });
@@ -39,6 +39,12 @@ const uploadFields = s.object({
   tags: s.optional(s.json(tags, { description: `Up to ${AvatarLimits.tags} tags as a JSON array`, example: '["support","english"]' })),
   traits: s.optional(s.json(traits, { description: 'JSON {personality, speaking_style}', example: '{"personality":"Calm and patient.","speaking_style":"Short, clear sentences."}' })),
   animations: s.optional(s.json(animations, { description: 'JSON {idle?, talking?, thinking?}', example: '{"idle":"idle_sway"}' })),
+  safety: s.optional(
+    s.json(safetyInputSchema, {
+      description: "JSON safety settings the avatar's conversations start from (docs/safety.md)",
+      example: '{"blocked_topics":[{"name":"competitors","keywords":["acme corp"]}]}',
+    }),
+  ),
 });
 
 const changes = s.object({
@@ -48,6 +54,7 @@ const changes = s.object({
   tags: s.optional(tags),
   traits: s.optional(traits),
   animations: s.optional(animations),
+  safety: s.optional(s.nullable(safetyInputSchema)),
 });
 
 type AvatarFieldsBody = Infer<typeof changes>;
@@ -61,6 +68,7 @@ function toAvatarFields(body: AvatarFieldsBody): AvatarUpdate {
     ...(body.tags !== undefined && { tags: body.tags }),
     ...(body.traits !== undefined && { traits: { personality: body.traits.personality, speakingStyle: body.traits.speaking_style } }),
     ...(body.animations !== undefined && { animations: body.animations }),
+    ...(body.safety !== undefined && { safety: body.safety }),
   };
 }
 

@@ -89,6 +89,7 @@ describe('Custom avatars over HTTP', () => {
         animations: { idle: 'idle_sway', talking: 'talking_gestures', thinking: 'thinking_chin' },
         voice: { default: 'en-GB-Neural2-B', alternatives: [] },
         traits: { personality: 'Calm and patient.', speaking_style: 'Short, clear sentences.' },
+        safety: null,
       },
     );
     assert.match(created.model_url, new RegExp(`^${t.url}/v1/avatar-files/avf_[0-9a-z]{26}\\.vrm$`));
@@ -149,6 +150,32 @@ describe('Custom avatars over HTTP', () => {
       assert.equal(refused.status, 400, JSON.stringify(body));
       assert.match(refused.body.error.message, message);
     }
+  });
+
+  it("carries safety defaults its conversations start from (over the persona's); PATCH replaces or removes them", async () => {
+    const safety = { blocked_topics: [{ name: 'competitors', keywords: ['acme corp'] }], refusal: 'I only talk about our shop.' };
+    const res = await upload({ file: { data: atlas, filename: 'shopkeeper.vrm' }, name: 'Shopkeeper', safety: JSON.stringify(safety) });
+    const body = (await json(res)).body;
+    assert.equal(res.status, 201, JSON.stringify(body));
+    assert.deepEqual(body.safety.blocked_topics, safety.blocked_topics);
+    assert.equal(body.safety.refusal, 'I only talk about our shop.');
+    // Even with a persona that has its own defaults, the avatar's own settings are the base.
+    const conversation = await json(await t.request('/v1/conversations', { method: 'POST', json: { avatar_id: body.id, persona_id: 'health-clinic-reception', tts_provider: 'browser' } }));
+    assert.deepEqual(conversation.body.safety.blocked_topics, safety.blocked_topics);
+    const reply = await json(await t.request(`/v1/conversations/${conversation.body.id}/messages`, { method: 'POST', json: { content: 'Is Acme Corp cheaper?' } }));
+    assert.equal(reply.body.content, 'I only talk about our shop.');
+    assert.deepEqual(reply.body.safety, ['topic_blocked']);
+
+    const bad = await json(await upload({ file: { data: atlas, filename: 'x.vrm' }, name: 'Bad', safety: '{"filter":"maximum"}' }));
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.error.message, /safety\.filter/);
+
+    const cleared = await json(await t.request(`/v1/avatars/${body.id}`, { method: 'PATCH', json: { safety: null } }));
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.equal(cleared.body.safety, null);
+    const withPersona = await json(await t.request('/v1/conversations', { method: 'POST', json: { avatar_id: body.id, persona_id: 'health-clinic-reception' } }));
+    assert.equal(withPersona.body.safety.blocked_topics[0].name, 'medical advice', "without its own, the persona's defaults apply");
+    await t.request(`/v1/avatars/${body.id}`, { method: 'DELETE' });
   });
 
   it('PUT /model replaces the file under a new URL; the old URL is gone, the preview stays', async () => {
@@ -278,7 +305,12 @@ describe('Custom avatars over HTTP', () => {
       assert.equal(content.schema.properties.preview.contentMediaType, 'image/png');
     }
     const create = doc.paths['/v1/avatars'].post.requestBody.content['multipart/form-data'];
-    assert.deepEqual(create.encoding, { tags: { contentType: 'application/json' }, traits: { contentType: 'application/json' }, animations: { contentType: 'application/json' } });
+    assert.deepEqual(create.encoding, {
+      tags: { contentType: 'application/json' },
+      traits: { contentType: 'application/json' },
+      animations: { contentType: 'application/json' },
+      safety: { contentType: 'application/json' },
+    });
     assert.equal(create.schema.properties.tags.contentSchema.maxItems, 10);
     assert.ok(doc.paths['/v1/avatars/{id}'].patch.requestBody.content['application/json']);
     assert.ok(doc.paths['/v1/avatars/{id}'].delete);

@@ -16,6 +16,7 @@ function avatarRow(patch: AvatarPatch): Partial<AvatarsTable> {
     ...(patch.modelBytes !== undefined && { model_bytes: patch.modelBytes }),
     ...(patch.vrmVersion !== undefined && { vrm_version: patch.vrmVersion }),
     ...(patch.previewKey !== undefined && { preview_key: patch.previewKey }),
+    ...(patch.safety !== undefined && { safety: patch.safety === null ? null : JSON.stringify(patch.safety) }),
     ...(patch.updatedAt !== undefined && { updated_at: patch.updatedAt }),
   };
 }
@@ -40,6 +41,7 @@ export function avatarRepository(db: Kysely<Database>): AvatarRepository {
           model_bytes: a.modelBytes,
           vrm_version: a.vrmVersion,
           preview_key: a.previewKey,
+          safety: a.safety === null ? null : JSON.stringify(a.safety),
           created_at: a.createdAt,
           updated_at: a.updatedAt,
         })

@@ -94,6 +94,8 @@ export interface AvatarsTable {
   model_bytes: number;
   vrm_version: string;
   preview_key: string | null;
+  /** JSON of the avatar's SafetySettings; null when it has none. */
+  safety: string | null;
   created_at: number;
   updated_at: number;
 }

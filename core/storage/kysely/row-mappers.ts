@@ -154,6 +154,7 @@ export function toAvatar(row: Selectable<AvatarsTable>): AvatarRecord {
     modelBytes: num(row.model_bytes),
     vrmVersion: row.vrm_version as AvatarRecord['vrmVersion'],
     previewKey: row.preview_key,
+    safety: row.safety === null ? null : (JSON.parse(row.safety) as SafetySettings),
     createdAt: num(row.created_at),
     updatedAt: num(row.updated_at),
   };

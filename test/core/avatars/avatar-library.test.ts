@@ -92,7 +92,7 @@ describe('AvatarLibrary', () => {
     const record = (id: string): AvatarRecord => ({
       id, accountId: owner.accountId, mode: 'test', name: 'Zed', description: '', tags: [], defaultVoice: 'en-US-Neural2-F',
       animations: { idle: 'idle_breathing', talking: 'talking_gestures', thinking: 'thinking_chin' }, personality: 'p', speakingStyle: 's',
-      modelKey: 'avf_taken.vrm', modelBytes: 1, vrmVersion: '1.0', previewKey: null, createdAt: START, updatedAt: START,
+      modelKey: 'avf_taken.vrm', modelBytes: 1, vrmVersion: '1.0', previewKey: null, safety: null, createdAt: START, updatedAt: START,
     });
     const ids = avatarIdsOf('zed');
     await service.store.transaction(async (tx) => {

@@ -243,6 +243,7 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
         modelBytes: 625_092,
         vrmVersion: '0.x',
         previewKey: null,
+        safety: null,
         createdAt,
         updatedAt: createdAt,
       });
@@ -263,6 +264,11 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
 
       await store.avatars.update('zoe-001', { description: 'Changed', tags: [], previewKey: 'avf_x.png', vrmVersion: '1.0', updatedAt: 50 });
       assert.deepEqual(await store.avatars.find(owner, 'zoe-001'), { ...first, description: 'Changed', tags: [], previewKey: 'avf_x.png', vrmVersion: '1.0', updatedAt: 50 });
+      const safety = { ...DEFAULT_SAFETY, blockedTopics: [{ name: 'rivals', keywords: ['acme'] }], filter: 'strict' as const };
+      await store.avatars.update('zoe-001', { safety });
+      assert.deepEqual((await store.avatars.find(owner, 'zoe-001'))?.safety, safety);
+      await store.avatars.update('zoe-001', { safety: null });
+      assert.equal((await store.avatars.find(owner, 'zoe-001'))?.safety, null);
       await store.avatars.update('zoe-001', {});
       await store.avatars.delete('zoe-001');
       assert.equal(await store.avatars.find(owner, 'zoe-001'), undefined);

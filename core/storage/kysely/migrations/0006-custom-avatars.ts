@@ -24,6 +24,7 @@ export const customAvatars: Migration = {
       .addColumn('model_bytes', 'bigint', (c) => c.notNull())
       .addColumn('vrm_version', 'varchar(8)', (c) => c.notNull())
       .addColumn('preview_key', 'varchar(64)')
+      .addColumn('safety', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute();
