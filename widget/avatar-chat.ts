@@ -162,6 +162,8 @@ export class AvatarChat extends LitElement {
     onIdle: () => this._onSpeechIdle(),
     onError: (message) => {
       this._alert = { kind: 'device', text: deviceProblem('audio_error', message) };
+      // Nothing left that could sound: the text must not wait for it.
+      if (!this._speech.active) this._transcript.revealAll();
       this._emitError('audio_error', message);
     },
     onClipStart: (seq) => this._transcript.spoken(seq),

@@ -93,6 +93,10 @@ describe('<avatar-chat> against the real service', () => {
       const img = shadow(el).querySelector<HTMLImageElement>('img[part="preview"]')!;
       expect(img.src).to.match(/\/assets\/avatars\/luna-001\.png$/);
       expect(shadow(el).querySelector('input')!.disabled).to.equal(false);
+      expect(shadow(el).querySelector('[part="status"]')!.textContent, 'says 3D is unavailable, not a state over a still picture').to.equal(
+        'Luna · 3D view unavailable',
+      );
+      expect(getComputedStyle(img).objectFit, 'the picture fills the stage').to.equal('cover');
     } finally {
       AvatarStage.webglAvailable = original;
     }

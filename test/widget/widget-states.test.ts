@@ -113,6 +113,25 @@ describe('<avatar-chat> states a visitor can see', () => {
     }
   });
 
+  it('a voice that cannot play: the reply stays as text and an alert says so', async () => {
+    // The audio files fail as a broken CDN or proxy would make them (HTTP 502).
+    const realFetch = window.fetch;
+    window.fetch = (input, init) =>
+      String(input instanceof Request ? input.url : input).includes('/v1/audio/') ? Promise.resolve(new Response('bad gateway', { status: 502 })) : realFetch(input, init);
+    try {
+      const el = await mount(html`<avatar-chat server=${API} session-url=${SESSION_URL} avatar-id="luna-001" transport="sse"></avatar-chat>`);
+      await waitUntil(() => el.status === 'ready', 'ready', LONG);
+      const reply = nextReply(el);
+      await el.send('Hello!');
+      const { content } = await reply;
+      await waitUntil(() => part(el, 'alert') !== null, 'the alert', LONG);
+      expect(part(el, 'alert')!.textContent).to.match(/voice could not be played; its replies are shown as text/);
+      await waitUntil(() => (part(el, 'message-assistant')?.querySelector('.text')?.textContent ?? '') === content, 'the whole reply shown', LONG);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
   it('fits a 390 px phone: no horizontal overflow, every button inside the element', async () => {
     await setViewport({ width: 390, height: 844 });
     try {
