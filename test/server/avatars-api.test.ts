@@ -7,6 +7,7 @@ import type { TestServer } from '../support/test-server.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import type { Receiver } from '../support/webhook-receiver.js';
 import { repoRoot } from '../support/repo-root.js';
+import { json } from '../support/read-json.js';
 
 const SECRET = 'whsec-avatars-0123456789abcdef';
 /** Small enough to test refusals cheaply, large enough for the generated models (~600 KB). */
@@ -27,10 +28,6 @@ function form(parts: Record<string, Part>): FormData {
   return body;
 }
 
-async function json(res: Response) {
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
-}
 
 describe('Custom avatars over HTTP', () => {
   let t: TestServer;

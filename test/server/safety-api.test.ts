@@ -14,6 +14,7 @@ import type { TestServer } from '../support/test-server.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import type { Receiver } from '../support/webhook-receiver.js';
 import { ORDINARY_MESSAGES } from '../core/safety/ordinary-messages.js';
+import { json } from '../support/read-json.js';
 
 /**
  * Safety over real HTTP: every outcome from real conversations — on the offline engine and on the
@@ -59,16 +60,7 @@ function recordingSpeech(): { provider: SpeechProvider; spoken: string[] } {
   return { provider, spoken };
 }
 
-interface Json {
-  status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  text: string;
-}
 
-async function json(res: Response): Promise<Json> {
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
-}
 
 describe('Safety over HTTP', () => {
   let t: TestServer;

@@ -6,14 +6,11 @@ import type { TestServer } from '../support/test-server.js';
 import { scriptedProvider } from '../support/scripted-provider.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import type { ReceivedEvent, Receiver } from '../support/webhook-receiver.js';
+import { json } from '../support/read-json.js';
 
 const SECRET = 'whsec-api-0123456789abcdef';
 const ALL = ['conversation.started', 'conversation.ended', 'message.created', 'message.failed'];
 
-async function json(res: Response) {
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
-}
 
 describe('Webhooks over HTTP', () => {
   let t: TestServer;
