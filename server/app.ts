@@ -4,6 +4,7 @@ import { FsBlobStore } from '../core/index.js';
 import type { ServerConfig } from './config.js';
 import { accessLog } from './http/access-log.js';
 import { ConnectionGate } from './edge/connection-gate.js';
+import { compression } from './http/compression.js';
 import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { mountRoutes } from './http/mount-routes.js';
@@ -96,6 +97,8 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     log('unhandled server error', error);
   });
   if (writeAccessLog) app.use(accessLog(writeAccessLog));
+  // Outside the error handler, so error bodies are compressed like any JSON.
+  app.use(compression());
   app.use(errorHandler({ serializer, ids: service.ids, log }));
   app.use(securityHeaders());
   app.use(cors());
