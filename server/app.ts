@@ -54,7 +54,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     ...avatarRoutes(paths.avatarAssets, urls, config.avatarMaxBytes),
     ...personaRoutes(),
     ...conversationRoutes(service, urls),
-    ...sessionRoutes(),
+    ...sessionRoutes(service),
     ...usageRoutes(),
     ...aiRoutes(service),
     ...ttsRoutes(service, urls),
@@ -67,7 +67,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     health,
     avatarAssetRoute(new FsBlobStore(paths.avatarAssets)),
     ...demoRoutes(paths),
-    ...(config.devBootstrap ? [demoSessionRoute()] : []),
+    ...(config.devBootstrap ? [demoSessionRoute(service)] : []),
   ];
   const mounted = () => [...v1.map((route) => ({ prefix: '/v1', route })), ...root.map((route) => ({ prefix: '', route }))];
   const openapi = buildOpenApi(mounted().filter(({ route }) => route.tag !== 'demo'), {
