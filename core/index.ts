@@ -86,7 +86,7 @@ export type { FallbackSpeechSettings } from './speech/fallback-speech-provider.j
 
 export type * from './protocol/realtime-protocol.js';
 export { SessionService, SESSION_TTL_DEFAULT_S, SESSION_TTL_MAX_S } from './sessions/session-service.js';
-export type { SessionPrincipal, SessionMinter, IssuedSession, CreateSessionInput } from './sessions/session-service.js';
+export type { SessionPrincipal, SessionMinter, IssuedSession, CreateSessionInput, SessionConversationChoices } from './sessions/session-service.js';
 export { TierLimits, limitsOf } from './access/tier-limits.js';
 export type { AccountLimits } from './access/tier-limits.js';
 export { MemoryRateLimiter } from './access/rate-limiter.js';

@@ -4,6 +4,7 @@ import { FsBlobStore } from '../core/index.js';
 import type { ServerConfig } from './config.js';
 import { accessLog } from './http/access-log.js';
 import { ConnectionGate } from './edge/connection-gate.js';
+import { compression } from './http/compression.js';
 import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { mountRoutes } from './http/mount-routes.js';
@@ -53,7 +54,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     ...avatarRoutes(paths.avatarAssets, urls, config.avatarMaxBytes),
     ...personaRoutes(),
     ...conversationRoutes(service, urls),
-    ...sessionRoutes(),
+    ...sessionRoutes(service),
     ...usageRoutes(),
     ...aiRoutes(service),
     ...ttsRoutes(service, urls),
@@ -66,7 +67,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     health,
     avatarAssetRoute(new FsBlobStore(paths.avatarAssets)),
     ...demoRoutes(paths),
-    ...(config.devBootstrap ? [demoSessionRoute()] : []),
+    ...(config.devBootstrap ? [demoSessionRoute(service)] : []),
   ];
   const mounted = () => [...v1.map((route) => ({ prefix: '/v1', route })), ...root.map((route) => ({ prefix: '', route }))];
   const openapi = buildOpenApi(mounted().filter(({ route }) => route.tag !== 'demo'), {
@@ -96,6 +97,8 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     log('unhandled server error', error);
   });
   if (writeAccessLog) app.use(accessLog(writeAccessLog));
+  // Outside the error handler, so error bodies are compressed like any JSON.
+  app.use(compression());
   app.use(errorHandler({ serializer, ids: service.ids, log }));
   app.use(securityHeaders());
   app.use(cors());

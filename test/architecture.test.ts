@@ -25,7 +25,7 @@ const CORE_LAYERS: readonly (readonly string[])[] = [
 
 /** The server's layers, bottom first. */
 const SERVER_LAYERS: readonly (readonly string[])[] = [
-  ['edge/', 'schema/', 'package-paths.ts', 'vendors.ts'],
+  ['edge/', 'schema/', 'package-paths.ts', 'precompress.ts', 'vendors.ts'],
   ['config.ts', 'startup-notes.ts'],
   ['http/', 'realtime/'],
   ['routes/', 'dev-bootstrap.ts', 'create-service.ts', 'openapi.ts'],

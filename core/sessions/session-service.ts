@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { ConversationService } from '../conversations/conversation-service.js';
+import type { ConversationService, CreateConversationInput } from '../conversations/conversation-service.js';
 import type { Owner, Store } from '../ports/store.js';
 import { UnauthorizedError, ValidationError } from '../errors.js';
 import { randomString } from '../ids.js';
@@ -8,12 +8,19 @@ import { looksLikeSessionToken, signSessionToken, verifySessionToken } from './s
 export const SESSION_TTL_DEFAULT_S = 3600;
 export const SESSION_TTL_MAX_S = 86_400;
 
-export interface CreateSessionInput {
+/**
+ * What a browser may choose about the conversation a session creates: its avatar (default
+ * `luna-001`), persona and speech engine — no more, because a host forwards the widget's body as
+ * it comes (README, The widget). The AI vendor and model, the system prompt and the safety
+ * settings cost the host money or set its rules, so they stay with `conversations.create`.
+ * `ConversationService.create` checks them, exactly as for `POST /v1/conversations`.
+ */
+export type SessionConversationChoices = Partial<Pick<CreateConversationInput, 'avatarId' | 'personaId' | 'ttsProvider'>>;
+
+export interface CreateSessionInput extends SessionConversationChoices {
+  /** An existing conversation; without it, a new one is created from the choices. */
   conversationId?: string;
-  /** Used when no conversation is given: a new conversation with this avatar is created. */
-  avatarId?: string;
   ttlS?: number;
-  ttsProvider?: string;
 }
 
 /** Who mints a session: the API key (its id and allowed origins), or null when the server mints it itself (demo). */
@@ -61,16 +68,18 @@ export class SessionService {
     if (!Number.isInteger(ttlS) || ttlS < 60 || ttlS > SESSION_TTL_MAX_S) {
       throw new ValidationError('ttl_s', `ttl_s must be an integer from 60 to ${SESSION_TTL_MAX_S}`);
     }
-    if (input.conversationId !== undefined && (input.avatarId !== undefined || input.ttsProvider !== undefined)) {
-      throw new ValidationError('conversation_id', 'Give conversation_id (an existing conversation) or avatar_id (a new one), not both');
+    const { avatarId, personaId, ttsProvider } = input;
+    if (input.conversationId !== undefined && (avatarId !== undefined || personaId !== undefined || ttsProvider !== undefined)) {
+      throw new ValidationError('conversation_id', 'Give conversation_id (an existing conversation) or avatar_id, persona_id and tts_provider (a new one), not both');
     }
     if (input.conversationId === '') throw new ValidationError('conversation_id', 'conversation_id must not be empty');
     const conversationId = input.conversationId !== undefined
       ? (await this.#conversations.get(owner, input.conversationId)).id
       : (
           await this.#conversations.create(owner, {
-            avatarId: input.avatarId ?? 'luna-001',
-            ...(input.ttsProvider !== undefined && { ttsProvider: input.ttsProvider }),
+            avatarId: avatarId ?? 'luna-001',
+            ...(personaId !== undefined && { personaId }),
+            ...(ttsProvider !== undefined && { ttsProvider }),
           })
         ).id;
     const exp = Math.floor(this.#clock.now() / 1000) + ttlS;

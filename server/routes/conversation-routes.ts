@@ -11,6 +11,7 @@ import type { SseReply } from '../http/sse-reply.js';
 import { credentialOf } from '../http/authenticate.js';
 import type { ConnectionPrincipal } from '../edge/connection-gate.js';
 import { errorPayload } from '../edge/reply-wire.js';
+import { conversationChoiceFields } from './conversation-choices.js';
 import { conversationParams } from './id-schemas.js';
 import { messageContent } from '../edge/message-schema.js';
 import type { UrlBuilder } from '../edge/urls.js';
@@ -18,12 +19,13 @@ import { safetyInputSchema, conversationCreatedSchema, conversationSchema, conve
 
 /** Conversations: create, read, end, delete, and send messages (JSON or SSE). */
 export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Route[] {
+  const choices = conversationChoiceFields(service);
   const createBody = s.object({
-    avatar_id: s.string({ min: 1, max: 64, description: 'Avatar to talk with, e.g. luna-001', example: 'luna-001' }),
-    persona_id: s.optional(s.string({ min: 1, max: 64, description: 'Persona preset whose role the avatar plays' })),
+    avatar_id: choices.avatar_id,
+    persona_id: choices.persona_id,
     ai_provider: s.optional(s.enum(service.providers.ids(), `Default: ${service.providers.defaultId}`)),
     ai_model: s.optional(s.string({ min: 1, max: 128, description: "Default: the provider's default model" })),
-    tts_provider: s.optional(s.enum(service.speech.ids(), `Default: ${service.speech.defaultId}`)),
+    tts_provider: choices.tts_provider,
     voice_id: s.optional(s.string({ min: 1, max: 64, description: "Default: the avatar's default voice" })),
     system_prompt: s.optional(s.string({ max: Limits.systemPromptMaxChars, description: 'Extra instructions for this conversation' })),
     safety: s.optional(safetyInputSchema),

@@ -34,7 +34,7 @@ export function demoRoutes(paths: PackagePaths): Route[] {
       auth: 'none',
       async handle({ ctx }) {
         ctx.set('Content-Security-Policy', CSP);
-        await sendBlob(ctx, demo, 'index.html', { contentType: TYPES.html!, cacheControl: 'no-cache' });
+        await sendBlob(ctx, demo, 'index.html', { contentType: TYPES.html!, cacheControl: 'no-cache', precompressed: true });
         return undefined;
       },
     }),
@@ -46,7 +46,9 @@ export function demoRoutes(paths: PackagePaths): Route[] {
       auth: 'none',
       async handle({ ctx }) {
         const file = String(ctx.params.file);
-        await sendBlob(ctx, demo, file, { contentType: typeOf(file), cacheControl: 'no-cache' });
+        // The build's compressed copies are sent in place of their originals, never by their own names.
+        if (/\.(br|gz)$/.test(file)) throw new NotFoundError('file', file);
+        await sendBlob(ctx, demo, file, { contentType: typeOf(file), cacheControl: 'no-cache', precompressed: true });
         return undefined;
       },
     }),
@@ -64,7 +66,7 @@ export function demoRoutes(paths: PackagePaths): Route[] {
         // The entry is revalidated on every load (ETag), so a redeploy reaches sites at once; the
         // chunks it imports carry a content hash in their names, so they never change.
         const cacheControl = chunk ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate';
-        await sendBlob(ctx, widget, file, { contentType: typeOf(file), cacheControl });
+        await sendBlob(ctx, widget, file, { contentType: typeOf(file), cacheControl, precompressed: true });
         return undefined;
       },
     }),

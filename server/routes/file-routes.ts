@@ -57,7 +57,10 @@ export function avatarFileRoute(): Route {
   });
 }
 
-/** `GET /assets/avatars/<id>.vrm|png`: preset models and previews (outside /v1, like any static asset). */
+/**
+ * `GET /assets/avatars/<id>.vrm|png`: preset models and previews (outside /v1, like any static
+ * asset); the models are sent precompressed (`npm run build` makes the variants).
+ */
 export function avatarAssetRoute(assets: BlobStore): Route {
   return defineRoute({
     method: 'get',
@@ -72,6 +75,7 @@ export function avatarAssetRoute(assets: BlobStore): Route {
       await sendBlob(ctx, assets, file, {
         contentType: file.endsWith('.vrm') ? 'model/gltf-binary' : 'image/png',
         cacheControl: 'public, max-age=86400, stale-while-revalidate=604800',
+        precompressed: true,
       });
       return undefined;
     },

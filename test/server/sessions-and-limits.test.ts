@@ -223,6 +223,20 @@ describe('Demo sessions (DEV_BOOTSTRAP)', () => {
       assert.equal(read.status, 200);
       assert.equal(((await read.json()) as { avatar_id: string }).avatar_id, 'maya-005');
       assert.equal((await post({ conversation_id: 'conv_00000000000000000000000000' })).status, 404);
+
+      // The body the widget sends with tts-provider (README, The widget), as POST /v1/sessions takes it.
+      const choices = await post({ avatar_id: 'luna-001', persona_id: 'edu-math-tutor', tts_provider: 'browser' });
+      assert.equal(choices.status, 201);
+      const chosen = (await choices.json()) as { token: string; conversation_id: string };
+      const conversation = (await (await demo.request(`/v1/conversations/${chosen.conversation_id}`, { auth: chosen.token })).json()) as {
+        persona_id: string;
+        config: { tts_provider: string };
+      };
+      assert.equal(conversation.persona_id, 'edu-math-tutor');
+      assert.equal(conversation.config.tts_provider, 'browser');
+      const refused = await post({ tts_provider: 'robot' });
+      assert.equal(refused.status, 400);
+      assert.match(((await refused.json()) as { error: { message: string } }).error.message, /tts_provider/);
     } finally {
       await demo.close();
     }

@@ -83,8 +83,9 @@ export class SessionCredentials {
 
   /**
    * POSTs `{avatar_id?, tts_provider?}` for a new conversation, and only `{conversation_id}` once
-   * one exists (a refresh), so a host that forwards the body to `POST /v1/sessions` gets a new
-   * token for the same conversation (that route takes one or the other, not both).
+   * one exists (a refresh). Both are bodies `POST /v1/sessions` takes as they are, so a host
+   * forwards them unchanged with its key (README, The widget); that route takes a conversation or
+   * the choices of a new one, not both.
    */
   private async fromHost(url: string): Promise<SessionGrant> {
     const body: Record<string, string> = {};

@@ -1,0 +1,37 @@
+import compressible from 'compressible';
+import compress from 'koa-compress';
+import type { Context, Middleware } from 'koa';
+import { PRECOMPRESSED } from '../precompress.js';
+import type { PrecompressedEncoding } from '../precompress.js';
+
+/**
+ * Whether a response of this media type is worth compressing: text, JSON, JavaScript, SVG and VRM
+ * (`model/gltf-binary`) are (mime-db's list, as koa-compress decides by default); MP3 and PNG are
+ * already compressed. Server-Sent Events never are: a compressor holds bytes until its block
+ * fills, and each event must reach the client when it is sent (the SSE writer also sends
+ * `Cache-Control: no-transform`, which the middleware honours).
+ */
+export function compressibleType(type: string): boolean {
+  return !/^text\/event-stream\b/i.test(type) && compressible(type) === true;
+}
+
+/**
+ * gzip and brotli for compressible responses made per request (JSON, error bodies, files without
+ * a current precompressed variant), with `Vary: Accept-Encoding` on every response. Static files
+ * that have variants made at build (server/precompress.ts) are sent as such by `sendBlob` and pass
+ * through untouched. Only br and gzip, the two encodings every browser speaks and the build
+ * makes, so a response's encoding does not change with the Node version (Node 22 adds zstd).
+ * Partial content (206), HEAD, 304 and responses under 1 KiB are left alone by koa-compress.
+ */
+export function compression(): Middleware {
+  return compress({ filter: compressibleType, threshold: 1024, deflate: false, zstd: false });
+}
+
+/**
+ * The encoding of a precompressed variant the client takes: brotli whenever its Accept-Encoding
+ * allows it (smaller, and browsers list it after gzip at the same weight), else gzip; undefined
+ * for a client that takes neither (no header means identity, as koa-compress reads it).
+ */
+export function acceptedPrecompressed(ctx: Context): PrecompressedEncoding | undefined {
+  return PRECOMPRESSED.find(({ encoding }) => ctx.acceptsEncodings(encoding) === encoding)?.encoding;
+}
