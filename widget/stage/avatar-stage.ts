@@ -165,6 +165,11 @@ export class AvatarStage {
     this.#loop.pause(Pause.unloaded, false);
   }
 
+  /** The animation named for each state. */
+  get animations(): AnimationNames {
+    return { ...this.#names };
+  }
+
   /** Names the animation of each state (unknown names fall back to the state's default). */
   setAnimations(names: AnimationNames): void {
     this.#names = { ...names };
