@@ -195,14 +195,17 @@ export function runVendorSpeechConformance(vendor: VendorSpeechCase): void {
 
     it('times out when the vendor never answers (connect timeout)', async () => {
       const server = await serve([{ fault: 'headers' }]);
-      const { http } = fakeHttp({ timeouts: { connectMs: 40 }, maxRetries: 1 });
+      const { http, waits } = fakeHttp({ timeouts: { connectMs: 40 }, maxRetries: 1 });
       await assert.rejects(provider(server, http).synthesize({ text: 'Hi', voiceId: 'en-US-Neural2-F' }), (error: unknown) => {
         assert.ok(error instanceof ProviderError);
         assert.match(error.message, /connect timeout/);
         assert.equal(error.isRetryable, true);
         return true;
       });
-      assert.equal(server.requests.length, 2, 'a timeout is retried');
+      // Counted on the client: on a loaded machine the 40 ms timer can fire before this process's
+      // server has accepted the second connection, so the server may log one request or two.
+      assert.equal(waits.length, 1, 'a timeout is retried once');
+      assert.ok(server.requests.length >= 1);
     });
 
     it('times out when the body stalls (idle timeout)', async () => {
