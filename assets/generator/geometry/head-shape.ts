@@ -123,9 +123,9 @@ export class HeadShape {
   shadingNormal(q: Vec3): Vec3 {
     const base = this.normalLocal(q, false);
     const full = this.normalLocal(q);
-    const ball = normalize(sub(q, [0, -0.3, -0.35]));
-    const face = smoothstep(-0.1, 0.55, q[2]) * smoothstep(0.25, -0.1, q[1]) * smoothstep(-1.15, -0.8, q[1]);
-    const smooth = normalize(lerp(base, ball, 0.85 * face));
+    const ball = normalize(sub(q, [0, -0.2, -0.9]));
+    const face = smoothstep(-0.45, 0.35, q[2]) * smoothstep(0.3, -0.1, q[1]);
+    const smooth = normalize(lerp(base, ball, 0.9 * face));
     return normalize(add(smooth, sub(full, base)));
   }
 
