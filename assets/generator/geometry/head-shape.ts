@@ -51,7 +51,7 @@ export class HeadShape {
     const width = 1 + (faceWidth - 1) * smoothstep(0.35, -0.35, y);
     // A pointed jaw tapers early and far (a V), a square one holds its width and turns late.
     const ax = width * (1 + cheek) * (1 - (0.44 - 0.26 * jaw) * lower ** (1.2 + 2.2 * jaw));
-    const ay = y > 0 ? 1.1 : 1.02 + 0.07 * chin;
+    const ay = y > 0 ? 1.1 : 1.08 + 0.07 * chin;
     const az = 1.0 - 0.08 * lower - 0.04 * smoothstep(0.3, -0.5, x * x);
     const zoff = (0.07 + 0.035 * chin) * lower ** 1.2 - 0.05 * smoothstep(-0.3, 0.6, y) * smoothstep(0.2, -0.6, z);
     let f = (x / ax) ** 2 + (y / ay) ** 2 + ((z - zoff) / az) ** 2;
