@@ -13,7 +13,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     height: 1.6,
     body: { shoulderWidth: 0.145, hipWidth: 0.125, waist: 0.1, chestDepth: 0.085, bust: 0.018, belly: 0, limb: 0.88, headScale: 1.1, neck: 0.86 },
     skin: '#f6d7c3',
-    face: { jaw: 0.35, faceWidth: 1.0, cheekbones: 0.6, chin: -0.3, nose: 0.75, noseWidth: 0.85, eyeSize: 1.16, eyeSpacing: 1, eyeTilt: 0.015, eyeHeight: 1.12, iris: '#3e8a5c', lashes: 1.35, browThickness: 0.75, browArch: 0.55, browTilt: 0.0, lips: '#d9737a', mouthWidth: 0.92, lipFullness: 0.7, blush: 1, glasses: 'none', glassesColor: '#222222', beard: false, age: 0 },
+    face: { jaw: 0.35, faceWidth: 1.0, cheekbones: 0.6, chin: -0.3, nose: 0.75, noseWidth: 0.85, eyeSize: 1.16, eyeSpacing: 1, eyeTilt: 0.015, eyeHeight: 1.12, iris: '#3e8a5c', lashes: 1.35, browThickness: 0.75, browArch: 0.55, browTilt: 0.0, lips: '#d9737a', mouthWidth: 0.95, lipFullness: 0.7, blush: 1, glasses: 'none', glassesColor: '#222222', beard: false, age: 0 },
     hair: { style: 'ponytail', bangs: 'full', color: '#b5532c', highlight: '#e68a4f', volume: 1, length: 0.2, accent: '#f2c94c' },
     outfit: { top: '#f2b84b', topAccent: '#fff4dc', sleeve: 0.35, neckline: 'crew', jacket: null, bottom: '#2f5d7c', bottomKind: 'skirt', legs: '#3b3450', shoes: '#c0392b', boots: false },
     voice: 'female',

@@ -86,7 +86,7 @@ const mouth = (m: Partial<MouthState>): Pick<FaceState, 'mouth'> => ({ mouth: { 
  * lids and mouth corners together so they read at stage size.
  */
 export const EXPRESSION_FACES: Readonly<Record<ExpressionName, FaceState>> = {
-  aa: { ...NEUTRAL_FACE, ...mouth({ open: 0.3, width: 1.32, smile: 0.1, round: 0.15 }) },
+  aa: { ...NEUTRAL_FACE, ...mouth({ open: 0.3, width: 1.4, smile: 0.1, round: 0.15 }) },
   ih: { ...NEUTRAL_FACE, ...mouth({ open: 0.13, width: 1.3, smile: 0.35 }) },
   ou: { ...NEUTRAL_FACE, ...mouth({ open: 0.17, width: 0.72, smile: 0, round: 1 }) },
   ee: { ...NEUTRAL_FACE, ...mouth({ open: 0.1, width: 1.45, smile: 0.5 }) },
