@@ -136,7 +136,8 @@ function eyeGrids(ctx: BuildContext, side: 1 | -1, eye: EyeState, toGrid: ToGrid
   };
   const iris = palette.iris;
   const irisDark = shadeColor(iris, 0.35);
-  const irisLight = mixColor(iris, [1, 1, 1], 0.18);
+  // Lighten by scaling, not by mixing in white: a dark brown iris stays brown instead of grey.
+  const irisLight = mixColor(shadeColor(iris, Math.min(3, 0.36 / Math.max(...iris, 1e-3))), [1, 1, 1], 0.06);
   out.push(
     disc(lx, ly, irisR.x, irisR.y, 4, 20, [irisLight, irisDark], (f, a) => {
       const top = (Math.sin(a) + 1) / 2; // 1 at the top of the iris
@@ -234,6 +235,8 @@ function mouthGrids(ctx: BuildContext, state: FaceState, toGrid: ToGrid): Featur
   const U = (s: number): number => my + curve(s) + 0.36 * m.open * opening(s);
   const L = (s: number): number => my + curve(s) - 0.64 * m.open * opening(s) - 0.008 * Math.sqrt(1 - s * s);
   const gap = (s: number): number => U(s) - L(s);
+  // How far the lips are parted beyond the closed line: teeth and tongue only show past it.
+  const parted = (s: number): number => Math.max(0, gap(s) - 0.01 * Math.sqrt(1 - s * s));
   const n = 20;
   const ss = Array.from({ length: n + 1 }, (_, i) => -1 + (2 * i) / n);
   const out: FeatureGrid[] = [];
@@ -257,7 +260,7 @@ function mouthGrids(ctx: BuildContext, state: FaceState, toGrid: ToGrid): Featur
     toGrid(
       [
         gs.map((s) => [a * s, L(s) + 0.0005, 0] as FacePoint),
-        gs.map((s) => [a * s, L(s) + 0.001 + 0.36 * gap(s) * Math.sqrt(1 - 0.75 * (s / 0.62) ** 2), 1] as FacePoint),
+        gs.map((s) => [a * s, L(s) + 0.0005 + 0.36 * parted(s) * Math.sqrt(1 - 0.75 * (s / 0.62) ** 2), 1] as FacePoint),
       ],
       0.0052,
       false,
@@ -271,7 +274,7 @@ function mouthGrids(ctx: BuildContext, state: FaceState, toGrid: ToGrid): Featur
   out.push(
     toGrid(
       [
-        upperTeeth.map((s) => [a * s, U(s) - 0.001 - Math.min(0.038, 0.22 * gap(s)), 0] as FacePoint),
+        upperTeeth.map((s) => [a * s, U(s) - 0.0005 - Math.min(0.038, 0.22 * parted(s)), 0] as FacePoint),
         upperTeeth.map((s) => [a * s, U(s) - 0.0005, 1] as FacePoint),
       ],
       0.0065,
@@ -285,7 +288,7 @@ function mouthGrids(ctx: BuildContext, state: FaceState, toGrid: ToGrid): Featur
     toGrid(
       [
         lowerTeeth.map((s) => [a * s, L(s) + 0.0005, 1] as FacePoint),
-        lowerTeeth.map((s) => [a * s, L(s) + 0.001 + Math.min(0.03, 0.14 * gap(s)), 0] as FacePoint),
+        lowerTeeth.map((s) => [a * s, L(s) + 0.0005 + Math.min(0.03, 0.14 * parted(s)), 0] as FacePoint),
       ],
       0.0065,
       false,

@@ -81,16 +81,17 @@ const brows = (b: Partial<BrowState>): Pick<FaceState, 'leftBrow' | 'rightBrow'>
 const mouth = (m: Partial<MouthState>): Pick<FaceState, 'mouth'> => ({ mouth: { ...NEUTRAL_FACE.mouth, ...m } });
 
 /**
- * The face each expression preset drives toward at weight 1. Visemes open the mouth to a quarter
- * of the face's width or more (`aa` tallest, `ee` widest, `ou` / `oh` round); emotions move brows,
- * lids and mouth corners together so they read at stage size.
+ * The face each expression preset drives toward at weight 1. Visemes open the mouth wide enough to
+ * read at stage size: `aa` tallest, `ee` widest, `oh` round (these three and `ih` to a quarter of
+ * the face's width or more), `ou` a smaller round. Emotions move brows, lids and mouth corners
+ * together.
  */
 export const EXPRESSION_FACES: Readonly<Record<ExpressionName, FaceState>> = {
-  aa: { ...NEUTRAL_FACE, ...mouth({ open: 0.3, width: 1.4, smile: 0.1, round: 0.15 }) },
-  ih: { ...NEUTRAL_FACE, ...mouth({ open: 0.13, width: 1.3, smile: 0.35 }) },
-  ou: { ...NEUTRAL_FACE, ...mouth({ open: 0.17, width: 0.72, smile: 0, round: 1 }) },
+  aa: { ...NEUTRAL_FACE, ...mouth({ open: 0.3, width: 1.4, smile: 0.1, round: 0 }) },
+  ih: { ...NEUTRAL_FACE, ...mouth({ open: 0.13, width: 1.36, smile: 0.35 }) },
+  ou: { ...NEUTRAL_FACE, ...mouth({ open: 0.2, width: 0.95, smile: 0, round: 1 }) },
   ee: { ...NEUTRAL_FACE, ...mouth({ open: 0.1, width: 1.45, smile: 0.5 }) },
-  oh: { ...NEUTRAL_FACE, ...mouth({ open: 0.25, width: 0.95, smile: 0, round: 0.8 }) },
+  oh: { ...NEUTRAL_FACE, ...mouth({ open: 0.3, width: 1.36, smile: 0, round: 1 }) },
   blink: { ...NEUTRAL_FACE, ...eyes({ open: 0 }) },
   blinkLeft: { ...NEUTRAL_FACE, leftEye: { ...EYE, open: 0 } },
   blinkRight: { ...NEUTRAL_FACE, rightEye: { ...EYE, open: 0 } },
