@@ -235,8 +235,10 @@ function mouthGrids(ctx: BuildContext, state: FaceState, toGrid: ToGrid): Featur
   const U = (s: number): number => my + curve(s) + 0.36 * m.open * opening(s);
   const L = (s: number): number => my + curve(s) - 0.64 * m.open * opening(s) - 0.008 * Math.sqrt(1 - s * s);
   const gap = (s: number): number => U(s) - L(s);
-  // How far the lips are parted beyond the closed line: teeth and tongue only show past it.
-  const parted = (s: number): number => Math.max(0, gap(s) - 0.01 * Math.sqrt(1 - s * s));
+  // How far the lips are parted beyond the closed line: teeth and tongue only grow past it. A
+  // sliver is kept at rest so the strips keep a facing (a zero-area strip has none and could end
+  // up culled once it opens).
+  const parted = (s: number): number => Math.max(0.003, gap(s) - 0.01 * Math.sqrt(1 - s * s));
   const n = 20;
   const ss = Array.from({ length: n + 1 }, (_, i) => -1 + (2 * i) / n);
   const out: FeatureGrid[] = [];

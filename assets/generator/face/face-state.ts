@@ -97,7 +97,7 @@ export const EXPRESSION_FACES: Readonly<Record<ExpressionName, FaceState>> = {
   blinkRight: { ...NEUTRAL_FACE, rightEye: { ...EYE, open: 0 } },
   happy: {
     ...NEUTRAL_FACE,
-    ...eyes({ open: 0.3, arch: 1, lowerLift: 0.7 }),
+    ...eyes({ open: 0.1, arch: 1, lowerLift: 0.8 }),
     ...brows({ lift: 0.03, inner: 0.012 }),
     ...mouth({ open: 0.1, width: 1.25, smile: 1.25 }),
   },
