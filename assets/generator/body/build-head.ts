@@ -12,8 +12,8 @@ import { chainWeights, rigid } from '../skeleton/skin-weights.js';
  */
 export function buildHead(ctx: BuildContext): void {
   const { head, palette } = ctx;
-  const thetas = warpedSamples(40, 0, Math.PI, (t) => 1 + 1.6 * Math.exp(-(((t - 2.0) / 0.6) ** 2)));
-  const phis = warpedSamples(56, -Math.PI, Math.PI, (p) => 1 + 2.2 * Math.exp(-((p / 0.85) ** 2))).slice(0, -1);
+  const thetas = warpedSamples(34, 0, Math.PI, (t) => 1 + 2.2 * Math.exp(-(((t - 2.0) / 0.6) ** 2)));
+  const phis = warpedSamples(48, -Math.PI, Math.PI, (p) => 1 + 3 * Math.exp(-((p / 0.85) ** 2))).slice(0, -1);
   const rows: Vec3[][] = [];
   const normals: Vec3[][] = [];
   for (const theta of thetas.slice(1, -1)) {
