@@ -1,25 +1,30 @@
-import { cappedBands, type BuildContext } from '../characters/build-context.js';
+import type { BuildContext } from '../characters/build-context.js';
 import { addGrid } from '../geometry/grid-surface.js';
-import { sphereDir } from '../geometry/head-shape.js';
+import { sphereDir, warpedSamples } from '../geometry/head-shape.js';
 import { tubeRows, type TubeRing } from '../geometry/tube.js';
-import { type Vec3 } from '../geometry/vec3.js';
+import { add, cross, normalize, scale, type Vec3 } from '../geometry/vec3.js';
 import { chainWeights, rigid } from '../skeleton/skin-weights.js';
 
-/** The sculpted head skin (latitude/longitude grid on the implicit head) and the ears. */
+/**
+ * The sculpted head skin and the ears. The latitude/longitude grid is denser over the face (nose,
+ * lips and jaw line need the vertices; the back of the skull is under hair), and carries the
+ * head's shading normals so the face shades like one smooth form.
+ */
 export function buildHead(ctx: BuildContext): void {
   const { head, palette } = ctx;
-  const latitudes = 30;
-  const longitudes = 40;
+  const thetas = warpedSamples(34, 0, Math.PI, (t) => 1 + 2.2 * Math.exp(-(((t - 2.0) / 0.6) ** 2)));
+  const phis = warpedSamples(48, -Math.PI, Math.PI, (p) => 1 + 3 * Math.exp(-((p / 0.85) ** 2))).slice(0, -1);
   const rows: Vec3[][] = [];
-  for (let i = 1; i < latitudes; i++) {
-    const theta = (Math.PI * i) / latitudes;
-    rows.push(
-      Array.from({ length: longitudes }, (_, j) => head.surface(sphereDir(theta, (2 * Math.PI * j) / longitudes))),
-    );
+  const normals: Vec3[][] = [];
+  for (const theta of thetas.slice(1, -1)) {
+    const local = phis.map((phi) => head.surfaceLocal(sphereDir(theta, phi)));
+    rows.push(local.map((q) => head.toWorld(q)));
+    normals.push(local.map((q) => head.shadingNormal(q)));
   }
   const skin = rigid('head');
   addGrid(ctx.builder, 'body', {
     rows,
+    normals,
     bands: rows.slice(1).map(() => palette.skin),
     wrap: true,
     startPole: head.surface([0, 1, 0]),
@@ -27,21 +32,49 @@ export function buildHead(ctx: BuildContext): void {
     inside: head.options.center,
     skin: () => skin,
   });
-  for (const sgn of [1, -1]) {
-    const base = head.surface([sgn, -0.12, -0.12], -0.05);
-    const r = head.options.radius;
-    const rings: TubeRing[] = [0, 0.5, 1].map((t) => ({
-      center: [base[0] + sgn * r * 0.07 * t, base[1] + r * 0.01 * t, base[2] - r * 0.02 * t],
-      rx: r * (0.15 - 0.02 * t),
-      ry: r * (0.24 - 0.03 * t),
-    }));
-    addGrid(ctx.builder, 'body', {
-      ...tubeRows(rings, 12, [0, 1, 0], { caps: true }),
-      bands: cappedBands(rings.slice(1).map(() => palette.skin)),
-      wrap: true,
-      skin: () => skin,
-    });
+  for (const side of [1, -1] as const) buildEar(ctx, side);
+}
+
+/**
+ * An ear: a flattened, slightly cupped ellipsoid tilted back, half sunk into the side of the head
+ * so it joins the skin without a seam. One closed smooth surface, so its outline stays one line.
+ */
+function buildEar(ctx: BuildContext, side: 1 | -1): void {
+  const { head, palette } = ctx;
+  const r = head.options.radius;
+  const root = head.surface([side, -0.16, -0.1], -0.02);
+  const up = normalize([0, 1, -0.28]);
+  const out = normalize([side, 0, -0.35]);
+  const fwd = normalize(cross(out, up));
+  const [h, w, d] = [0.27 * r, 0.15 * r, 0.09 * r];
+  const center = add(root, scale(out, 0.035 * r));
+  const rows: Vec3[][] = [];
+  const lat = 9;
+  const lon = 14;
+  for (let i = 1; i < lat; i++) {
+    const a = (Math.PI * i) / lat;
+    const row: Vec3[] = [];
+    for (let j = 0; j < lon; j++) {
+      const b = (2 * Math.PI * j) / lon;
+      // Lobe narrower than the top rim; the outer face is dished in a little (the concha).
+      const along = Math.cos(a);
+      const width = w * (0.75 + 0.25 * along);
+      const o = Math.sin(a) * Math.cos(b);
+      const depth = o > 0 ? d * o * (1 - 0.45 * Math.sin(a) ** 4) : d * o;
+      row.push(add(center, add(scale(up, h * along), add(scale(fwd, width * Math.sin(a) * Math.sin(b)), scale(out, depth)))));
+    }
+    rows.push(row);
   }
+  const skin = rigid('head');
+  addGrid(ctx.builder, 'body', {
+    rows,
+    bands: rows.slice(1).map(() => palette.skin),
+    wrap: true,
+    startPole: add(center, scale(up, h)),
+    endPole: add(center, scale(up, -h)),
+    inside: center,
+    skin: () => skin,
+  });
 }
 
 /** The neck: a tube from inside the torso into the head, skinned from the neck to the head bone. */

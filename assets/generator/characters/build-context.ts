@@ -47,7 +47,11 @@ export function createBuildContext(spec: CharacterSpec, targetCount: number): Bu
       center: skeleton.headCenter,
       radius: skeleton.headRadius,
       jaw: spec.face.jaw,
-      nose: 0.1 + 0.06 * spec.face.jaw,
+      faceWidth: spec.face.faceWidth,
+      cheekbones: spec.face.cheekbones,
+      chin: spec.face.chin,
+      nose: spec.face.nose,
+      noseWidth: spec.face.noseWidth,
     }),
     palette: {
       skin,

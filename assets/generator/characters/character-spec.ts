@@ -27,13 +27,23 @@ export interface CharacterSpec {
   readonly skin: Hex;
   readonly face: {
     readonly jaw: number; // 0 = pointed chin, 1 = square jaw
+    readonly faceWidth: number; // 1 = default width of cheeks and jaw
+    readonly cheekbones: number; // 0 = flat … 1 = high, full cheekbones
+    readonly chin: number; // −1 short … 0 … 1 long, forward chin
+    readonly nose: number; // 1 = default nose length and height
+    readonly noseWidth: number; // 1 = default width of the nose tip
     readonly eyeSize: number; // 1 = default
     readonly eyeSpacing: number; // 1 = default
     readonly eyeTilt: number; // outer corner lift in face units
+    readonly eyeHeight: number; // vertical opening relative to eyeSize: < 1 almond … > 1 round
     readonly iris: Hex;
     readonly lashes: number; // lash line thickness multiplier
     readonly browThickness: number;
+    readonly browArch: number; // 0 straight … 1 high arch
+    readonly browTilt: number; // outer end up (+) / down (−), face units
     readonly lips: Hex;
+    readonly mouthWidth: number; // 1 = default rest width
+    readonly lipFullness: number; // 0 thin, skin-toned … 1 full, coloured
     readonly blush: number; // 0..1 strength of cheek tint
     readonly glasses: 'none' | 'round' | 'square';
     readonly glassesColor: Hex;

@@ -16,7 +16,7 @@ export function buildFace(ctx: BuildContext): void {
   const skin = rigid('head');
   const neutral = faceFeatures(ctx, NEUTRAL_FACE);
   const indices = neutral.map((g) =>
-    addGrid(builder, 'face', {
+    addGrid(builder, g.slot, {
       rows: g.rows,
       normals: g.normals,
       gradient: { ramp: g.ramp, t: g.t },
@@ -29,7 +29,7 @@ export function buildFace(ctx: BuildContext): void {
     const grids = faceFeatures(ctx, EXPRESSION_FACES[name]);
     grids.forEach((g, gi) =>
       g.rows.forEach((row, i) =>
-        row.forEach((p, j) => builder.setMorph('face', target, indices[gi]!.rows[i]![j]!, sub(p, neutral[gi]!.rows[i]![j]!))),
+        row.forEach((p, j) => builder.setMorph(g.slot, target, indices[gi]!.rows[i]![j]!, sub(p, neutral[gi]!.rows[i]![j]!))),
       ),
     );
   });
@@ -52,17 +52,47 @@ function buildFaceMarks(ctx: BuildContext): void {
       skin: () => skin,
     });
   };
+  // Nose: a soft shadow under the tip and two small nostrils; the ridge itself is sculpted.
   const nose = mixColor(palette.skin, palette.skinShade, 0.8);
+  const nostril = mixColor(palette.skinShade, [0.12, 0.04, 0.04], 0.35);
+  const tip = head.noseTipY;
+  const nw = spec.face.noseWidth;
   const ns = Array.from({ length: 7 }, (_, i) => -1 + (2 * i) / 6);
   grid(
     [
-      ns.map((s) => [s * 0.045, -0.39 + 0.012 * s * s, 0]),
-      ns.map((s) => [s * 0.035, -0.378 + 0.01 * s * s, 0]),
+      ns.map((s) => [s * 0.06 * nw, tip - 0.045 + 0.012 * s * s, 0]),
+      ns.map((s) => [s * 0.045 * nw, tip - 0.03 + 0.012 * s * s, 1]),
     ],
     0.003,
     false,
-    [nose, nose],
+    [nose, palette.skin],
   );
+  // The side of the nose away from the stage's key light (which comes from the viewer's left):
+  // a soft wedge from the bridge to the tip, the way drawn faces mark a nose seen from the front.
+  const wedge = mixColor(palette.skin, palette.skinShade, 0.55);
+  const len = 0.2 * spec.face.nose;
+  const ws = Array.from({ length: 7 }, (_, i) => i / 6);
+  grid(
+    [
+      ws.map((t) => [0.018 * nw + 0.02 * nw * t * t, tip + len * (1 - t) - 0.005, 1]),
+      ws.map((t) => [0.03 * nw + 0.04 * nw * t ** 1.5, tip + len * (1 - t) - 0.012 * t, 0]),
+    ],
+    0.003,
+    false,
+    [wedge, palette.skin],
+  );
+  if (spec.face.nose >= 1.1) {
+    // Larger noses show their nostrils.
+    for (const side of [1, -1]) {
+      const rows: [number, number, number][][] = [0.4, 1].map((f) =>
+        Array.from({ length: 8 }, (_, j) => {
+          const a = (2 * Math.PI * j) / 8;
+          return [side * 0.042 * nw + Math.cos(a) * 0.017 * nw * f, tip - 0.046 + Math.sin(a) * 0.008 * f, 0];
+        }),
+      );
+      grid(rows, 0.0035, true, [nostril, mixColor(nostril, palette.skinShade, 0.5)]);
+    }
+  }
   if (spec.face.blush > 0) {
     const blush = mixColor(palette.skin, [0.9, 0.25, 0.3], 0.3 * spec.face.blush);
     for (const side of [1, -1]) {
@@ -77,12 +107,27 @@ function buildFaceMarks(ctx: BuildContext): void {
   }
   if (spec.face.age > 0.5) {
     const line = mixColor(palette.skin, palette.skinShade, 0.9);
+    const my = head.mouthY;
     for (const side of [1, -1]) {
+      // Smile lines from the nose wings past the mouth corners.
       const ts = Array.from({ length: 8 }, (_, i) => i / 7);
       grid(
         [
-          ts.map((t) => [side * (0.14 + 0.07 * t - 0.02 * t * t), -0.4 - 0.2 * t, 0]),
-          ts.map((t) => [side * (0.152 + 0.07 * t - 0.02 * t * t), -0.4 - 0.2 * t, 0]),
+          ts.map((t) => [side * (0.13 * nw + 0.16 * t - 0.03 * t * t), tip - 0.02 + (my - 0.06 - tip) * t, 0]),
+          ts.map((t) => [side * (0.143 * nw + 0.16 * t - 0.03 * t * t), tip - 0.02 + (my - 0.06 - tip) * t, 0]),
+        ],
+        0.003,
+        false,
+        [line, line],
+      );
+      // Eye bags: a soft arc under each eye.
+      const ex = side * 0.36 * spec.face.eyeSpacing;
+      const w = 0.13 * spec.face.eyeSize;
+      const bs = Array.from({ length: 9 }, (_, i) => -1 + (2 * i) / 8);
+      grid(
+        [
+          bs.map((s) => [ex + side * w * s * 0.9, -0.16 - 0.13 * spec.face.eyeSize + 0.03 * s * s, 0]),
+          bs.map((s) => [ex + side * w * s, -0.16 - 0.118 * spec.face.eyeSize + 0.03 * s * s, 0]),
         ],
         0.003,
         false,

@@ -10,6 +10,8 @@ export interface FeatureGrid {
   readonly ramp: readonly [Vec3, Vec3];
   readonly t: number[][];
   readonly wrap: boolean;
+  /** `face` for skin-side features (eyes, brows, lips), `mouth` for the mouth interior. */
+  readonly slot: 'face' | 'mouth';
 }
 
 /** 2D face-space point (head units) with a flat colour, or a ramp position when the grid has a ramp. */
@@ -21,7 +23,7 @@ type FacePoint = readonly [number, number, Vec3 | number];
  */
 export function faceFeatures(ctx: BuildContext, state: FaceState): FeatureGrid[] {
   const grids: FeatureGrid[] = [];
-  const toGrid: ToGrid = (pts, offset, wrap = false, ramp) => {
+  const toGrid: ToGrid = (pts, offset, wrap = false, ramp, slot = 'face') => {
     const projected = pts.map((row) => row.map(([u, v]) => ctx.head.project(u, v, offset)));
     const first = pts[0]![0]![2];
     return {
@@ -30,6 +32,7 @@ export function faceFeatures(ctx: BuildContext, state: FaceState): FeatureGrid[]
       ramp: ramp ?? [first as Vec3, first as Vec3],
       t: pts.map((r) => r.map((p) => (typeof p[2] === 'number' ? p[2] : 0))),
       wrap,
+      slot,
     };
   };
   for (const side of [1, -1] as const) {
@@ -42,20 +45,28 @@ export function faceFeatures(ctx: BuildContext, state: FaceState): FeatureGrid[]
   return grids;
 }
 
-type ToGrid = (pts: FacePoint[][], offset: number, wrap?: boolean, ramp?: readonly [Vec3, Vec3]) => FeatureGrid;
+type ToGrid = (
+  pts: FacePoint[][],
+  offset: number,
+  wrap?: boolean,
+  ramp?: readonly [Vec3, Vec3],
+  slot?: 'face' | 'mouth',
+) => FeatureGrid;
 
 /** Geometry of one eye in its own frame: x' from inner (−w) to outer (+w) corner. */
 function eyeFrame(ctx: BuildContext, side: 1 | -1, eye: EyeState) {
   const f = ctx.spec.face;
   const w = 0.145 * f.eyeSize;
-  const hu = 0.17 * f.eyeSize;
-  const hl = 0.085 * f.eyeSize;
+  const hu = 0.17 * f.eyeSize * f.eyeHeight;
+  const hl = 0.085 * f.eyeSize * f.eyeHeight;
+  // Almond eyes (low eyeHeight) get pointed corners, round eyes soft ones.
+  const pu = 0.65 + 0.9 * Math.max(0, 1 - f.eyeHeight);
   const cx = side * 0.36 * f.eyeSpacing;
   const cy = -0.16;
   const t = (x: number): number => (x + w) / (2 * w);
   const tilt = (x: number): number => f.eyeTilt * (t(x) - 0.5);
   const bump = (x: number, p: number): number => Math.sin(Math.PI * clamp(t(x), 0, 1) ** 0.85) ** p;
-  const upperOpen = (x: number): number => tilt(x) + hu * bump(x, 0.65) * (1 + 0.08 * f.age * 0);
+  const upperOpen = (x: number): number => tilt(x) + hu * bump(x, pu);
   const lowerOpen = (x: number): number => tilt(x) - hl * bump(x, 0.9) * (1 - 0.6 * eye.lowerLift);
   const closed = (x: number): number => tilt(x) + (eye.arch > 0 ? 0.5 * hu * eye.arch : 0.35 * hl * eye.arch) * bump(x, 1) - 0.2 * hl;
   const upper = (x: number): number => closed(x) + (upperOpen(x) - closed(x)) * eye.open;
@@ -90,7 +101,7 @@ function eyeGrids(ctx: BuildContext, side: 1 | -1, eye: EyeState, toGrid: ToGrid
   };
   const lx = side * eye.lookX;
   const ly = eye.lookY - 0.005;
-  const irisR = { x: 0.088 * spec.face.eyeSize, y: 0.108 * spec.face.eyeSize };
+  const irisR = { x: 0.088 * spec.face.eyeSize, y: 0.108 * spec.face.eyeSize * Math.min(1, 0.55 + 0.45 * spec.face.eyeHeight) };
   const disc = (
     ox: number,
     oy: number,
@@ -125,7 +136,8 @@ function eyeGrids(ctx: BuildContext, side: 1 | -1, eye: EyeState, toGrid: ToGrid
   };
   const iris = palette.iris;
   const irisDark = shadeColor(iris, 0.35);
-  const irisLight = mixColor(iris, [1, 1, 1], 0.18);
+  // Lighten by scaling, not by mixing in white: a dark brown iris stays brown instead of grey.
+  const irisLight = mixColor(shadeColor(iris, Math.min(3, 0.36 / Math.max(...iris, 1e-3))), [1, 1, 1], 0.06);
   out.push(
     disc(lx, ly, irisR.x, irisR.y, 4, 20, [irisLight, irisDark], (f, a) => {
       const top = (Math.sin(a) + 1) / 2; // 1 at the top of the iris
@@ -143,11 +155,11 @@ function eyeGrids(ctx: BuildContext, side: 1 | -1, eye: EyeState, toGrid: ToGrid
   const lash: Vec3 = mixColor([0.02, 0.014, 0.014], palette.hairDark, 0.25);
   const lashCols = 16;
   const lx0 = -e.w * 1.04;
-  const lx1 = e.w * 1.16;
+  const lx1 = e.w * (1.02 + 0.12 * spec.face.lashes);
   const lashXs = Array.from({ length: lashCols + 1 }, (_, i) => lx0 + ((lx1 - lx0) * i) / lashCols);
   const lidAt = (x: number): number => {
     if (x <= e.w) return e.upper(Math.max(x, -e.w));
-    return e.upper(e.w) + (x - e.w) * 0.45;
+    return e.upper(e.w) + (x - e.w) * (0.3 + 0.25 * spec.face.lashes);
   };
   const thick = (x: number): number => spec.face.lashes * 0.024 * (0.3 + 0.9 * clamp(e.t(x), 0, 1.1));
   out.push(
@@ -196,7 +208,8 @@ function browPoints(ctx: BuildContext, side: 1 | -1, brow: BrowState): FacePoint
   for (let i = 0; i <= n; i++) {
     const t = i / n;
     const x = -e.w * 0.95 + e.w * 2.15 * t;
-    const y = e.hu + 0.085 + brow.lift + 0.03 * Math.sin(Math.PI * t ** 0.8) + brow.inner * (1 - t) ** 1.5 - 0.02 * t;
+    const arch = (0.01 + 0.05 * f.browArch) * Math.sin(Math.PI * t ** 0.8);
+    const y = e.hu + 0.085 + brow.lift + arch + brow.inner * (1 - t) ** 1.5 + (f.browTilt - 0.02) * t;
     const th = 0.032 * f.browThickness * (1 - 0.55 * t);
     rows[0]!.push([...e.toFace(x, y - th * 0.5), color]);
     rows[1]!.push([...e.toFace(x, y + th * 0.5), color]);
@@ -204,73 +217,145 @@ function browPoints(ctx: BuildContext, side: 1 | -1, brow: BrowState): FacePoint
   return rows;
 }
 
+/**
+ * The mouth: its interior (cavity, upper and lower teeth, tongue) goes to the `mouth` slot, the
+ * lips around it to the `face` slot. The lips' inner edges are the cavity's edges, so at rest (a
+ * gap of a hair's width) the lips hide all of the interior but the dark line between them; an
+ * open viseme pulls the lips apart and the interior fills the gap.
+ */
 function mouthGrids(ctx: BuildContext, state: FaceState, toGrid: ToGrid): FeatureGrid[] {
-  const { palette, spec } = ctx;
+  const { palette, spec, head } = ctx;
+  const f = spec.face;
   const m = state.mouth;
-  const my = -0.6;
-  const a = 0.13 * m.width;
-  const line = 0.013;
-  const p = 0.85 - 0.35 * m.round;
-  const c = (s: number): number => 0.05 * m.smile * s * s - 0.012 * m.smile;
-  const U = (s: number): number => my + c(s) + 0.28 * m.open * (1 - s * s) ** p;
-  const L = (s: number): number => my + c(s) - 0.72 * m.open * (1 - s * s) ** p - line * (1 - s * s) ** 0.5 - 0.0015;
-  const n = 16;
+  const my = head.mouthY;
+  const a = 0.2 * f.mouthWidth * m.width;
+  const p = 0.9 - 0.45 * m.round;
+  const curve = (s: number): number => 0.06 * m.smile * s * s - 0.015 * m.smile;
+  const opening = (s: number): number => (1 - s * s) ** p;
+  const U = (s: number): number => my + curve(s) + 0.36 * m.open * opening(s);
+  const L = (s: number): number => my + curve(s) - 0.64 * m.open * opening(s) - 0.008 * Math.sqrt(1 - s * s);
+  const gap = (s: number): number => U(s) - L(s);
+  // How far the lips are parted beyond the closed line: teeth and tongue only grow past it. A
+  // sliver is kept at rest so the strips keep a facing (a zero-area strip has none and could end
+  // up culled once it opens).
+  const parted = (s: number): number => Math.max(0.003, gap(s) - 0.01 * Math.sqrt(1 - s * s));
+  const n = 20;
   const ss = Array.from({ length: n + 1 }, (_, i) => -1 + (2 * i) / n);
-  const inner = mixColor(palette.lips, [0.05, 0.005, 0.01], 0.6);
-  const innerTop = shadeColor(inner, 0.55);
   const out: FeatureGrid[] = [];
+
+  // Interior: cavity darkest under the upper lip, teeth in front of the tongue.
+  const cavity = mixColor(palette.lips, [0.08, 0.01, 0.015], 0.72);
+  const cavityTop = shadeColor(cavity, 0.4);
   out.push(
     toGrid(
-      [0, 0.5, 1].map((r) => ss.map((s) => [a * s, L(s) + (U(s) - L(s)) * r, r] as FacePoint)),
-      0.006,
+      [0, 0.33, 0.67, 1].map((r) => ss.map((s) => [a * s, L(s) + gap(s) * r, r ** 1.5] as FacePoint)),
+      0.004,
       false,
-      [inner, innerTop],
+      [cavity, cavityTop],
+      'mouth',
     ),
   );
-  const gap = (s: number): number => Math.max(0, U(s) - L(s) - line * 1.2);
-  const ts = ss.map((s) => s * 0.78);
-  const teeth: Vec3 = [0.9, 0.9, 0.88];
-  out.push(
-    toGrid(
-      [
-        ts.map((s) => [a * s, U(s) - 0.001 - Math.min(0.032, 0.42 * gap(s)), teeth] as FacePoint),
-        ts.map((s) => [a * s, U(s) - 0.0005, teeth] as FacePoint),
-      ],
-      0.008,
-    ),
-  );
-  const tongue = mixColor(palette.lips, [0.9, 0.35, 0.35], 0.35);
+  const tongue = mixColor(palette.lips, [0.85, 0.3, 0.32], 0.55);
+  const tongueBack = shadeColor(tongue, 0.6);
   const gs = ss.map((s) => s * 0.62);
   out.push(
     toGrid(
       [
-        gs.map((s) => [a * s, L(s) + 0.0005, tongue] as FacePoint),
-        gs.map((s) => [a * s, L(s) + 0.001 + 0.38 * gap(s) * Math.sqrt(1 - (s / 0.62) ** 2 * 0.7), tongue] as FacePoint),
+        gs.map((s) => [a * s, L(s) + 0.0005, 0] as FacePoint),
+        gs.map((s) => [a * s, L(s) + 0.0005 + 0.36 * parted(s) * Math.sqrt(1 - 0.75 * (s / 0.62) ** 2), 1] as FacePoint),
       ],
-      0.0085,
+      0.0052,
+      false,
+      [tongue, tongueBack],
+      'mouth',
     ),
   );
-  // Lower lip hint: a short soft arc under the mouth that follows the jaw.
-  const lip = mixColor(palette.skin, palette.lips, 0.45);
-  const ls = Array.from({ length: 9 }, (_, i) => -0.45 + (0.9 * i) / 8);
+  const teeth: Vec3 = [0.93, 0.93, 0.9];
+  const teethShade: Vec3 = [0.7, 0.7, 0.74];
+  const upperTeeth = ss.map((s) => s * 0.8);
   out.push(
     toGrid(
       [
-        ls.map((s) => [a * s * 1.05, L(s) - 0.04 - 0.012 * (1 - (s / 0.45) ** 2), lip] as FacePoint),
-        ls.map((s) => [a * s * 1.05, L(s) - 0.034, lip] as FacePoint),
+        upperTeeth.map((s) => [a * s, U(s) - 0.0005 - Math.min(0.038, 0.22 * parted(s)), 0] as FacePoint),
+        upperTeeth.map((s) => [a * s, U(s) - 0.0005, 1] as FacePoint),
       ],
-      0.004,
+      0.0065,
+      false,
+      [teeth, teethShade],
+      'mouth',
     ),
   );
-  if (spec.face.beard) {
+  const lowerTeeth = ss.map((s) => s * 0.66);
+  out.push(
+    toGrid(
+      [
+        lowerTeeth.map((s) => [a * s, L(s) + 0.0005, 1] as FacePoint),
+        lowerTeeth.map((s) => [a * s, L(s) + 0.0005 + Math.min(0.03, 0.14 * parted(s)), 0] as FacePoint),
+      ],
+      0.0065,
+      false,
+      [teeth, teethShade],
+      'mouth',
+    ),
+  );
+
+  // Lips: the upper one thinner with a cupid's bow, the lower fuller and lighter. Thin lips are
+  // mostly skin-coloured, full ones carry the lip colour.
+  const lip = mixColor(palette.skin, palette.lips, 0.3 + 0.7 * f.lipFullness);
+  const lipLine = mixColor(shadeColor(lip, 0.45), [0.1, 0.02, 0.03], 0.25);
+  const upperT = (s: number): number => (0.016 + 0.026 * f.lipFullness) * (1 - s * s) ** 0.7 * (1 - 0.25 * Math.exp(-((s / 0.13) ** 2)));
+  const lowerT = (s: number): number => (0.024 + 0.038 * f.lipFullness) * (1 - s * s) ** 0.55;
+  out.push(
+    toGrid(
+      [0, 0.45, 1].map((r) => ss.map((s) => [a * s, U(s) + upperT(s) * r, r] as FacePoint)),
+      0.008,
+      false,
+      [lipLine, mixColor(lip, palette.skin, 0.2)],
+    ),
+  );
+  out.push(
+    toGrid(
+      [0, 0.35, 1].map((r) => ss.map((s) => [a * s, L(s) - lowerT(s) * r, r * r] as FacePoint)),
+      0.008,
+      false,
+      [mixColor(lip, lipLine, 0.25), mixColor(lip, palette.skin, 0.3)],
+    ),
+  );
+  // Corner marks: short strokes that carry the smile or frown past the lips.
+  const corner = mixColor(palette.skinShade, lipLine, 0.5);
+  for (const side of [1, -1]) {
+    const cs = [0.96, 1.04, 1.12];
+    const y = (s: number): number => my + curve(s) - 0.004;
+    out.push(
+      toGrid(
+        [cs.map((s) => [side * a * s, y(s) - 0.005, corner] as FacePoint), cs.map((s) => [side * a * s, y(s) + 0.003, corner] as FacePoint)],
+        0.0075,
+      ),
+    );
+  }
+  // Soft shadow under the lower lip.
+  const shadow = mixColor(palette.skin, palette.skinShade, 0.7);
+  const ls = Array.from({ length: 9 }, (_, i) => -0.5 + (1 * i) / 8);
+  out.push(
+    toGrid(
+      [
+        ls.map((s) => [a * s, L(s) - lowerT(s) - 0.006, 0] as FacePoint),
+        ls.map((s) => [a * s * 0.9, L(s) - lowerT(s) - 0.03 + 0.012 * (s / 0.5) ** 2, 1] as FacePoint),
+      ],
+      0.004,
+      false,
+      [shadow, palette.skin],
+    ),
+  );
+  if (f.beard) {
     // Moustache rides on the upper lip so it follows every viseme.
     const hair = ctx.palette.hair;
     const ms = Array.from({ length: 13 }, (_, i) => -1.25 + (2.5 * i) / 12);
-    const mu = (s: number): number => U(clamp(s, -1, 1)) + (Math.abs(s) > 1 ? -(Math.abs(s) - 1) * 0.2 : 0);
+    const mu = (s: number): number => U(clamp(s, -1, 1)) + upperT(clamp(s, -1, 1)) * 0.4 + (Math.abs(s) > 1 ? -(Math.abs(s) - 1) * 0.25 : 0);
     out.push(
       toGrid(
         [
-          ms.map((s) => [a * s, mu(s) + 0.006, 0] as FacePoint),
+          ms.map((s) => [a * s, mu(s) + 0.004, 0] as FacePoint),
           ms.map((s) => [a * s * 1.02, mu(s) + 0.035 + 0.025 * (1 - (s / 1.25) ** 2), 0.35] as FacePoint),
           ms.map((s) => [a * s * 0.9, mu(s) + 0.06 + 0.03 * (1 - (s / 1.25) ** 2), 1] as FacePoint),
         ],

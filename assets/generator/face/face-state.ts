@@ -80,45 +80,50 @@ const brows = (b: Partial<BrowState>): Pick<FaceState, 'leftBrow' | 'rightBrow'>
 });
 const mouth = (m: Partial<MouthState>): Pick<FaceState, 'mouth'> => ({ mouth: { ...NEUTRAL_FACE.mouth, ...m } });
 
-/** The face each expression preset drives toward at weight 1. */
+/**
+ * The face each expression preset drives toward at weight 1. Visemes open the mouth wide enough to
+ * read at stage size: `aa` tallest, `ee` widest, `oh` round (these three and `ih` to a quarter of
+ * the face's width or more), `ou` a smaller round. Emotions move brows, lids and mouth corners
+ * together.
+ */
 export const EXPRESSION_FACES: Readonly<Record<ExpressionName, FaceState>> = {
-  aa: { ...NEUTRAL_FACE, ...mouth({ open: 0.2, width: 0.88, smile: 0.15 }) },
-  ih: { ...NEUTRAL_FACE, ...mouth({ open: 0.07, width: 1.12, smile: 0.35 }) },
-  ou: { ...NEUTRAL_FACE, ...mouth({ open: 0.1, width: 0.5, smile: 0, round: 1 }) },
-  ee: { ...NEUTRAL_FACE, ...mouth({ open: 0.055, width: 1.22, smile: 0.55 }) },
-  oh: { ...NEUTRAL_FACE, ...mouth({ open: 0.15, width: 0.68, smile: 0, round: 0.8 }) },
+  aa: { ...NEUTRAL_FACE, ...mouth({ open: 0.3, width: 1.4, smile: 0.1, round: 0 }) },
+  ih: { ...NEUTRAL_FACE, ...mouth({ open: 0.13, width: 1.36, smile: 0.35 }) },
+  ou: { ...NEUTRAL_FACE, ...mouth({ open: 0.2, width: 0.95, smile: 0, round: 1 }) },
+  ee: { ...NEUTRAL_FACE, ...mouth({ open: 0.1, width: 1.45, smile: 0.5 }) },
+  oh: { ...NEUTRAL_FACE, ...mouth({ open: 0.3, width: 1.36, smile: 0, round: 1 }) },
   blink: { ...NEUTRAL_FACE, ...eyes({ open: 0 }) },
   blinkLeft: { ...NEUTRAL_FACE, leftEye: { ...EYE, open: 0 } },
   blinkRight: { ...NEUTRAL_FACE, rightEye: { ...EYE, open: 0 } },
   happy: {
     ...NEUTRAL_FACE,
-    ...eyes({ open: 0.3, arch: 1, lowerLift: 0.7 }),
-    ...brows({ lift: 0.02, inner: 0.01 }),
-    ...mouth({ open: 0.07, width: 1.18, smile: 1.1 }),
+    ...eyes({ open: 0.1, arch: 1, lowerLift: 0.8 }),
+    ...brows({ lift: 0.03, inner: 0.012 }),
+    ...mouth({ open: 0.1, width: 1.25, smile: 1.25 }),
   },
   angry: {
     ...NEUTRAL_FACE,
-    ...eyes({ open: 0.78, lowerLift: 0.25 }),
-    ...brows({ lift: -0.025, inner: -0.06 }),
-    ...mouth({ open: 0.015, width: 0.85, smile: -0.6 }),
+    ...eyes({ open: 0.72, lowerLift: 0.3 }),
+    ...brows({ lift: -0.03, inner: -0.075 }),
+    ...mouth({ open: 0.025, width: 0.82, smile: -0.75 }),
   },
   sad: {
     ...NEUTRAL_FACE,
-    ...eyes({ open: 0.82, lookY: -0.015 }),
-    ...brows({ lift: 0.005, inner: 0.065 }),
-    ...mouth({ width: 0.86, smile: -0.75 }),
+    ...eyes({ open: 0.78, lookY: -0.015 }),
+    ...brows({ lift: 0.005, inner: 0.08 }),
+    ...mouth({ open: 0.012, width: 0.84, smile: -0.85 }),
   },
   relaxed: {
     ...NEUTRAL_FACE,
     ...eyes({ open: 0.55, arch: 0.2, lowerLift: 0.2 }),
     ...brows({ lift: 0.012 }),
-    ...mouth({ width: 1.05, smile: 0.75 }),
+    ...mouth({ width: 1.08, smile: 0.8 }),
   },
   surprised: {
     ...NEUTRAL_FACE,
     ...eyes({ open: 1.28 }),
-    ...brows({ lift: 0.07, inner: 0.015 }),
-    ...mouth({ open: 0.13, width: 0.62, smile: 0, round: 0.85 }),
+    ...brows({ lift: 0.08, inner: 0.02 }),
+    ...mouth({ open: 0.2, width: 0.72, smile: 0, round: 0.9 }),
   },
   neutral: { ...NEUTRAL_FACE, ...eyes({ open: 0.96 }), ...mouth({ smile: 0.08 }) },
   lookUp: { ...NEUTRAL_FACE, ...eyes({ lookY: 0.05, open: 1.06 }), ...brows({ lift: 0.012 }) },

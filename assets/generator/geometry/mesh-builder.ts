@@ -5,10 +5,11 @@ import type { Vec3 } from './vec3.js';
 /**
  * Material slots of the avatar mesh, one glTF primitive each:
  * `body` opaque, single-sided, outlined; `cloth` double-sided, outlined (skirts, open shells);
- * `hair` double-sided, outlined, softer shading; `face` eyes, brows, mouth — unlit-looking, no
- * outline, and the only slot that carries expression morph targets.
+ * `hair` double-sided, outlined, softer shading; `face` eyes, brows, lips — no outline;
+ * `mouth` the mouth interior (cavity, teeth, tongue) — no outline, hidden by the lips at rest.
+ * `face` and `mouth` carry the expression morph targets.
  */
-export const MATERIAL_SLOTS = ['body', 'cloth', 'hair', 'face'] as const;
+export const MATERIAL_SLOTS = ['body', 'cloth', 'hair', 'face', 'mouth'] as const;
 export type MaterialSlot = (typeof MATERIAL_SLOTS)[number];
 
 /** One vertex as the builders emit it; its colour is a point on a ramp of the texture atlas. */
@@ -37,7 +38,7 @@ export class MeshBuilder {
       indices: [],
       morphs: Array.from({ length: targetCount }, () => new Map<number, Vec3>()),
     });
-    this.#primitives = { body: make(), cloth: make(), hair: make(), face: make() };
+    this.#primitives = { body: make(), cloth: make(), hair: make(), face: make(), mouth: make() };
   }
 
   primitive(slot: MaterialSlot): PrimitiveData {

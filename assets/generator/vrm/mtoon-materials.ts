@@ -11,10 +11,13 @@ interface SlotLook {
 }
 
 const LOOKS = {
-  body: { doubleSided: false, shade: [0.78, 0.66, 0.72], toony: 0.92, shift: -0.05, outline: 0.0026, rim: [0.12, 0.1, 0.1] },
-  cloth: { doubleSided: true, shade: [0.72, 0.66, 0.78], toony: 0.9, shift: -0.05, outline: 0.0026, rim: [0.1, 0.1, 0.12] },
-  hair: { doubleSided: true, shade: [0.62, 0.58, 0.72], toony: 0.85, shift: 0.0, outline: 0.0024, rim: [0.18, 0.17, 0.2] },
+  body: { doubleSided: false, shade: [0.78, 0.66, 0.72], toony: 0.92, shift: -0.05, outline: 0.0042, rim: [0.12, 0.1, 0.1] },
+  cloth: { doubleSided: true, shade: [0.72, 0.66, 0.78], toony: 0.9, shift: -0.05, outline: 0.0042, rim: [0.1, 0.1, 0.12] },
+  hair: { doubleSided: true, shade: [0.62, 0.58, 0.72], toony: 0.85, shift: 0.0, outline: 0.0038, rim: [0.18, 0.17, 0.2] },
   face: { doubleSided: false, shade: [0.86, 0.8, 0.84], toony: 0.92, shift: 0.25, outline: 0, rim: [0, 0, 0] },
+  // The mouth interior reads by its colours (dark cavity, white teeth, red tongue): lit almost
+  // flat so a turned head never paints a shadow band across the teeth.
+  mouth: { doubleSided: false, shade: [0.9, 0.86, 0.88], toony: 0.9, shift: 0.6, outline: 0, rim: [0, 0, 0] },
 } as const satisfies Record<MaterialSlot, SlotLook>;
 
 /**
@@ -47,7 +50,7 @@ export function mtoonMaterial(slot: MaterialSlot, texture: number): Record<strin
         outlineWidthMode: look.outline > 0 ? 'screenCoordinates' : 'none',
         outlineWidthFactor: look.outline,
         outlineColorFactor: [0.16, 0.11, 0.12],
-        outlineLightingMixFactor: 1,
+        outlineLightingMixFactor: 0.5,
         uvAnimationScrollXSpeedFactor: 0,
         uvAnimationScrollYSpeedFactor: 0,
         uvAnimationRotationSpeedFactor: 0,

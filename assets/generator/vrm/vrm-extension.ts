@@ -6,6 +6,10 @@ import { BONE_NAMES, type Skeleton } from '../skeleton/skeleton.js';
 export const VRM_LICENSE_URL = 'https://vrm.dev/licenses/1.0/';
 
 type Override = 'none' | 'block' | 'blend';
+/**
+ * No preset overrides the mouth: emotions move the mouth corners and visemes open the lips, and
+ * the two add up, so speech stays visible over a smile or a frown.
+ */
 const OVERRIDES: Partial<Record<ExpressionName, { blink?: Override; lookAt?: Override; mouth?: Override }>> = {
   // Smiling / relaxed eyes are already half closed: a blink on top would pinch them shut.
   happy: { blink: 'blend' },
