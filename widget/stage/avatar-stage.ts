@@ -1,10 +1,12 @@
-import { PerspectiveCamera, Scene, WebGLRenderer } from 'three';
+import { PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import { VRMUtils, type VRM } from '@pixiv/three-vrm';
 import { closedMouth, MouthVisemes, type MouthWeights } from '../audio/mouth-weights.js';
 import { AnimationBlender } from './animations/animation-blender.js';
 import { DefaultAnimations, type AnimationNames, type AnimationState } from './animations/animation-registry.js';
 import { HumanoidRig } from './animations/humanoid-rig.js';
 import { frameCamera, headAndShouldersBox, type FramingBox } from './camera-framing.js';
+import { EmotionExpression, StageEmotions, type StageEmotion } from './emotion-expression.js';
+import { applyStageRendering } from './stage-rendering.js';
 import { RenderLoop } from './render-loop.js';
 import { addStageLighting } from './stage-lighting.js';
 import { StageVisibility } from './stage-visibility.js';
@@ -13,6 +15,7 @@ import { probeWebgl } from './webgl-support.js';
 
 export type { MouthWeights } from '../audio/mouth-weights.js';
 export type { AnimationNames, AnimationState } from './animations/animation-registry.js';
+export type { StageEmotion } from './emotion-expression.js';
 
 export interface AvatarStageOptions {
   /** The stage fills this element (a canvas is appended) and follows its size. */
@@ -21,6 +24,8 @@ export interface AvatarStageOptions {
   maxFps?: number;
   /** Device-pixel-ratio cap (default 2, 1.5 on touch devices, 1 on a CPU renderer). */
   maxPixelRatio?: number;
+  /** Varies the procedural motion between stages (default: random); fix it for repeatable renders. */
+  seed?: number;
 }
 
 export interface FrameInfo {
@@ -76,6 +81,9 @@ export class AvatarStage {
   #names: AnimationNames = { ...DefaultAnimations };
   #state: AnimationState = 'idle';
   #mouth: MouthWeights = closedMouth();
+  readonly #emotion = new EmotionExpression();
+  readonly #seed: number | undefined;
+  readonly #eye = new Vector3();
   #clock = 0;
   #lastNow: number | undefined;
   #loading: AbortController | undefined;
@@ -83,6 +91,7 @@ export class AvatarStage {
 
   constructor(options: AvatarStageOptions) {
     this.#container = options.container;
+    this.#seed = options.seed;
     const touch = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
     // A CPU renderer (no GPU, e.g. SwiftShader in a VM) pays for every pixel: ratio 1, no MSAA.
     const { software } = probeWebgl();
@@ -100,7 +109,7 @@ export class AvatarStage {
       antialias: !software && pixelRatio < 2,
       powerPreference: 'low-power',
     });
-    this.#renderer.setClearColor(0x000000, 0);
+    applyStageRendering(this.#renderer);
     this.#renderer.setPixelRatio(pixelRatio);
     this.#removeLights = addStageLighting(this.#scene);
 
@@ -154,7 +163,7 @@ export class AvatarStage {
     this.#scene.add(vrm.scene);
     if (vrm.lookAt) vrm.lookAt.autoUpdate = false;
     this.#rig = new HumanoidRig(vrm.humanoid);
-    this.#blender = new AnimationBlender({ rig: this.#rig });
+    this.#blender = new AnimationBlender({ rig: this.#rig, ...(this.#seed !== undefined && { seed: this.#seed }) });
     this.#blender.setAnimations(this.#names);
     this.#blender.setState(this.#state);
     vrm.update(0);
@@ -185,6 +194,36 @@ export class AvatarStage {
   /** Mouth shape for the next frames (0…1 per viseme); call from `onFrame` to stay in sync. */
   setMouth(weights: MouthWeights): void {
     for (const v of MouthVisemes) this.#mouth[v] = Math.max(0, Math.min(1, weights[v] || 0));
+  }
+
+  /**
+   * The emotion the face shows from now on, eased in over ≈0.2 s (`undefined`: back to neutral,
+   * ≈0.5 s). `weight` defaults to a level that leaves the visemes readable (`EmotionWeights`).
+   * Models without the expression simply do not show it.
+   */
+  setEmotion(emotion: StageEmotion | undefined, weight?: number): void {
+    this.#emotion.set(emotion, weight);
+  }
+
+  /** The emotion being shown or eased toward. */
+  get emotion(): StageEmotion | undefined {
+    return this.#emotion.target;
+  }
+
+  /** Current weight (0…1) of an emotion on the face, for tests and diagnostics. */
+  emotionWeight(emotion: StageEmotion): number {
+    return this.#emotion.weight(emotion);
+  }
+
+  /**
+   * Moves the stage clock `seconds` ahead without drawing, as if frames had played (motion,
+   * fades and emotions advance): for snapshots and tests of a pose at a known time. Call
+   * `capture()` to see the result.
+   */
+  advance(seconds: number): void {
+    const delta = Math.max(0, seconds);
+    this.#clock += delta;
+    this.#emotion.update(delta);
   }
 
   /**
@@ -228,6 +267,7 @@ export class AvatarStage {
     this.#vrm = undefined;
     this.#rig = undefined;
     this.#blender = undefined;
+    this.#emotion.reset();
     this.#loop.pause(Pause.unloaded, true);
   }
 
@@ -258,13 +298,27 @@ export class AvatarStage {
       const pose = this.#blender.update(time);
       this.#rig.apply(pose);
       if (vrm.lookAt) {
-        vrm.lookAt.yaw = pose.lookYaw;
-        vrm.lookAt.pitch = pose.lookPitch;
+        // Eye contact: the gaze starts at the camera (the viewer) as far as the pose asks for it,
+        // and the pose's own glances and saccades are added on top.
+        let yaw = 0;
+        let pitch = 0;
+        if (pose.eyeContact > 0) {
+          // The raw head must carry this frame's pose before the direction to the camera is taken.
+          vrm.humanoid.update();
+          vrm.scene.updateMatrixWorld(true);
+          vrm.lookAt.lookAt(this.#camera.getWorldPosition(this.#eye));
+          yaw = vrm.lookAt.yaw * pose.eyeContact;
+          pitch = vrm.lookAt.pitch * pose.eyeContact;
+        }
+        vrm.lookAt.yaw = yaw + pose.lookYaw;
+        vrm.lookAt.pitch = pitch + pose.lookPitch;
       }
+      this.#emotion.update(delta);
       const expressions = vrm.expressionManager;
       if (expressions) {
         expressions.setValue('blink', pose.blink);
         for (const v of MouthVisemes) expressions.setValue(v, this.#mouth[v]);
+        for (const e of StageEmotions) expressions.setValue(e, this.#emotion.weight(e));
       }
       vrm.update(delta);
     }
