@@ -4,6 +4,7 @@ import { closedMouth, MouthVisemes, type MouthWeights } from '../audio/mouth-wei
 import { AnimationBlender } from './animations/animation-blender.js';
 import { DefaultAnimations, type AnimationNames, type AnimationState } from './animations/animation-registry.js';
 import { HumanoidRig } from './animations/humanoid-rig.js';
+import { measureBody } from './animations/body-measures.js';
 import { frameCamera, headAndShouldersBox, type FramingBox } from './camera-framing.js';
 import { EmotionExpression, StageEmotions, type StageEmotion } from './emotion-expression.js';
 import { applyStageRendering } from './stage-rendering.js';
@@ -132,6 +133,11 @@ export class AvatarStage {
     return this.#vrm;
   }
 
+  /** The stage's camera (framing head and upper chest), for tests that project points into the frame. */
+  get camera(): PerspectiveCamera {
+    return this.#camera;
+  }
+
   get state(): AnimationState {
     return this.#state;
   }
@@ -163,7 +169,9 @@ export class AvatarStage {
     this.#scene.add(vrm.scene);
     if (vrm.lookAt) vrm.lookAt.autoUpdate = false;
     this.#rig = new HumanoidRig(vrm.humanoid);
-    this.#blender = new AnimationBlender({ rig: this.#rig, ...(this.#seed !== undefined && { seed: this.#seed }) });
+    vrm.scene.updateMatrixWorld(true);
+    const body = measureBody(vrm);
+    this.#blender = new AnimationBlender({ rig: this.#rig, body, ...(this.#seed !== undefined && { seed: this.#seed }) });
     this.#blender.setAnimations(this.#names);
     this.#blender.setState(this.#state);
     vrm.update(0);
@@ -222,6 +230,8 @@ export class AvatarStage {
    */
   advance(seconds: number): void {
     const delta = Math.max(0, seconds);
+    // Step the animation too, so a cross-fade started by `setState` runs on this clock.
+    this.#blender?.update(this.#clock);
     this.#clock += delta;
     this.#emotion.update(delta);
   }
