@@ -19,6 +19,8 @@ export interface BodyMeasures {
   readonly armClearance: number;
   /** Whether the model has finger bones (VRM 1.0 `leftIndexProximal` …). */
   readonly fingers: boolean;
+  /** How far the chest (clothes included) comes forward of the head bone (metres, +Z). */
+  readonly chestFront: number;
 }
 
 /** What is assumed when a model has no skinned meshes to measure (tests with bare rigs). */
@@ -27,9 +29,12 @@ export const DefaultBodyMeasures: BodyMeasures = {
   handLength: 0.17,
   armClearance: 0.12,
   fingers: false,
+  chestFront: 0.12,
 };
 
 const HAIR = /hair/i;
+/** How far below the chin hair still counts as the head's (a full beard). */
+const BEARD_LENGTH = 0.07;
 const TORSO: readonly VRMHumanBoneName[] = ['hips', 'spine', 'chest', 'upperChest'];
 
 /** Measures `vrm`, which must be in its rest pose with world matrices up to date. */
@@ -62,6 +67,7 @@ export function measureBody(vrm: VRM): BodyMeasures {
   let handLength = 0;
   let armRadius = 0;
   let torsoHalfWidth = 0;
+  let chestFront = -Infinity;
   const armAxis = new Vector3().subVectors(elbowAt, shoulderAt).normalize();
   // The upper arm hangs beside the chest and waist, above a skirt's flare: measure the torso there.
   const elbowLevel = shoulderAt.y - shoulderAt.distanceTo(elbowAt) - 0.03;
@@ -110,12 +116,17 @@ export function measureBody(vrm: VRM): BodyMeasures {
         armRadius = Math.max(armRadius, rel.addScaledVector(armAxis, -rel.dot(armAxis)).length());
       } else if (torsoBones.has(bone) && v.y < shoulderAt.y - 0.08 && v.y > elbowLevel && !hairVertex[i]) {
         torsoHalfWidth = Math.max(torsoHalfWidth, Math.abs(v.x - headAt.x));
+        chestFront = Math.max(chestFront, v.z - headAt.z);
       }
     }
   });
   if (face.isEmpty()) return DefaultBodyMeasures;
-  // Fringe and beard: hair in front of the head bone, within the face's width.
-  for (const p of frontHair) if (p.x >= face.min.x && p.x <= face.max.x) face.expandByPoint(p);
+  // Fringe and beard: hair in front of the face, across its middle half, down to a beard's length
+  // below the chin (locks falling beside the face onto the chest are not the head).
+  const beardBottom = face.min.y - BEARD_LENGTH;
+  const middle = (face.min.x + face.max.x) / 2;
+  const quarter = (face.max.x - face.min.x) / 4;
+  for (const p of frontHair) if (Math.abs(p.x - middle) <= quarter && p.y >= beardBottom) face.expandByPoint(p);
 
   const upperArmLength = shoulderAt.distanceTo(elbowAt);
   // The arm hangs at the angle where its inner side meets the torso's outer side, plus 1 cm.
@@ -125,5 +136,6 @@ export function measureBody(vrm: VRM): BodyMeasures {
     handLength: handLength > 0 ? handLength : DefaultBodyMeasures.handLength,
     armClearance: Math.max(0.05, Math.min(0.35, Math.asin(Math.max(0, Math.min(1, clearance))))),
     fingers: humanoid.getNormalizedBoneNode('leftIndexProximal') != null,
+    chestFront: Number.isFinite(chestFront) ? chestFront : DefaultBodyMeasures.chestFront,
   };
 }

@@ -1,3 +1,5 @@
+import { Quaternion, Vector3 } from 'three';
+import type { HumanoidRig } from './humanoid-rig.js';
 import type { Pose, PosedBone } from './pose.js';
 import { rotate } from './procedural-motion.js';
 
@@ -33,4 +35,42 @@ export function curlFingers(pose: Pose, side: 'left' | 'right', { curl, index = 
   rotate(pose, `${side}ThumbMetacarpal`, 0, -sign * thumb * 0.35, sign * thumb * 0.25);
   rotate(pose, `${side}ThumbProximal`, 0, 0, sign * thumb * 0.6);
   rotate(pose, `${side}ThumbDistal`, 0, 0, sign * thumb * 0.5);
+}
+
+const _q = new Quaternion();
+const _p = new Vector3();
+const _step = new Vector3();
+const _along = new Vector3();
+
+/** Finger chains of a hand, thumb included, root to tip. */
+const CHAINS = [['ThumbMetacarpal', 'ThumbProximal', 'ThumbDistal'], ...FINGERS.map((f) => JOINTS.map((j) => `${f}${j}`))] as const;
+
+/**
+ * How far the posed fingers of one hand reach past the wrist along the hand's length (metres),
+ * from the rig's bone offsets and the finger rotations in `pose` (forward kinematics in the
+ * hand's own frame), plus `thickness` for the flesh around the bones. The fingertip is taken
+ * one last-segment length past the last joint. `undefined` when the model has no finger bones.
+ */
+export function fingerReach(rig: HumanoidRig, pose: Pose, side: 'left' | 'right', thickness = 0.012): number | undefined {
+  const middle = `${side}MiddleProximal` as PosedBone;
+  if (!rig.has(middle)) return undefined;
+  rig.restOffset(middle, _along).normalize();
+  let reach = 0;
+  for (const chain of CHAINS) {
+    _p.set(0, 0, 0);
+    _q.identity();
+    let last: PosedBone | undefined;
+    for (const joint of chain) {
+      const bone = `${side}${joint}` as PosedBone;
+      if (!rig.has(bone)) break;
+      // The segment from the parent joint, turned by the rotations above it.
+      _p.add(rig.restOffset(bone, _step).applyQuaternion(_q));
+      _q.multiply(pose.bones[bone]);
+      reach = Math.max(reach, _p.dot(_along));
+      last = bone;
+    }
+    // The tip: the last segment once more, turned by the last joint's own rotation too.
+    if (last) reach = Math.max(reach, _p.add(rig.restOffset(last, _step).applyQuaternion(_q)).dot(_along));
+  }
+  return reach + thickness;
 }
