@@ -6,7 +6,8 @@ import { AvatarStage } from '../../widget/stage/avatar-stage.js';
 /**
  * The stage's motion on every avatar, measured on the skinned vertices as drawn: the hand under
  * the chin while thinking stays outside the head, the talking gestures stay inside the frame,
- * the idle arms hang beside the body, and the eyes meet the camera.
+ * the idle arms hang beside the body, the eyes follow the camera, and the calm (reduced-motion)
+ * set never leaves a hand half cut by the frame.
  */
 
 const IDS = ['luna-001', 'atlas-002', 'sofia-003', 'kenji-004', 'maya-005', 'orion-006'] as const;
@@ -93,6 +94,24 @@ describe('Stage motion on every avatar', function () {
         expect(fromVertical, `${id} ${side} upper arm from vertical (°)`).to.be.within(2, 12);
       }
 
+      // Eye contact while idle: the gaze follows the camera (here moved 0.3 m aside and 0.15 m
+      // up, ≈ 10° off the face's axis), give or take the small saccades.
+      const camera = stage.camera;
+      const home = camera.position.clone();
+      camera.position.x += 0.3;
+      camera.position.y += 0.15;
+      camera.updateMatrixWorld();
+      stage.capture();
+      const eyes = vrm.lookAt!.getLookAtWorldPosition(new Vector3());
+      const toCamera = camera.getWorldPosition(new Vector3()).sub(eyes).normalize();
+      const gaze = vrm.lookAt!.getLookAtWorldDirection(new Vector3());
+      const offCamera = (gaze.angleTo(toCamera) * 180) / Math.PI;
+      const faceAxis = (new Vector3(0, 0, 1).angleTo(toCamera) * 180) / Math.PI;
+      console.log(id, 'idle gaze off the camera (°)', offCamera.toFixed(1), 'camera off the face axis (°)', faceAxis.toFixed(1));
+      expect(offCamera, `${id} idle gaze off the camera (°)`).to.be.lessThan(5);
+      camera.position.copy(home);
+      camera.updateMatrixWorld();
+
       // Thinking, over several seconds after the cross-fade: no hand vertex inside the head's box.
       stage.setState('thinking');
       for (let t = 0; t < 4; t += 1 / 30) {
@@ -124,6 +143,18 @@ describe('Stage motion on every avatar', function () {
       console.log(id, 'talking: lowest hand vertex NDC y', worst.y.toFixed(3), 'at', worst.t.toFixed(2), 's');
       expect(worst.y, `${id} talking at ${worst.t.toFixed(2)} s: lowest hand vertex (NDC y)`).to.be.greaterThan(-0.98);
       expect(seen, `${id}: samples with a hand in view`).to.be.greaterThan(0);
+
+      // Reduced motion (calm talking, thinking eyes up): no hand half in the frame either.
+      stage.setAnimations({ idle: 'idle_breathing', talking: 'talking_calm', thinking: 'thinking_look_up' });
+      for (let t = 0; t < 4; t += 1 / 30) {
+        stage.advance(1 / 30);
+        if (t < 0.6 || Math.round(t * 30) % 15 !== 0) continue;
+        stage.capture();
+        const ndc = handVertices(vrm).map((p) => p.clone().project(stage.camera));
+        const highest = Math.max(...ndc.map((p) => p.y));
+        const lowest = Math.min(...ndc.map((p) => p.y));
+        expect(highest < -1 || lowest > -0.98, `${id} calm talking at ${t.toFixed(2)} s: hands cut by the frame's edge (NDC y ${lowest.toFixed(2)}…${highest.toFixed(2)})`).to.equal(true);
+      }
     });
   }
 });
