@@ -224,16 +224,19 @@ export class AvatarStage {
   }
 
   /**
-   * Moves the stage clock `seconds` ahead without drawing, as if frames had played (motion,
-   * fades and emotions advance): for snapshots and tests of a pose at a known time. Call
-   * `capture()` to see the result.
+   * Moves the stage clock `seconds` ahead without drawing, in frame-sized steps (≤ 1/30 s) that
+   * do everything a frame does but render: motion, cross-fades, emotions, and the model's own
+   * update (spring bones swing, expressions apply). For snapshots and tests of a pose at a known
+   * time; call `capture()` to see the result.
    */
   advance(seconds: number): void {
-    const delta = Math.max(0, seconds);
-    // Step the animation too, so a cross-fade started by `setState` runs on this clock.
-    this.#blender?.update(this.#clock);
-    this.#clock += delta;
-    this.#emotion.update(delta);
+    let left = Math.max(0, seconds);
+    while (left > 1e-9) {
+      const delta = Math.min(1 / 30, left);
+      left -= delta;
+      this.#clock += delta;
+      this.#update(this.#clock, delta);
+    }
   }
 
   /**
@@ -303,6 +306,13 @@ export class AvatarStage {
   }
 
   #renderFrame(time: number, delta: number): void {
+    this.#update(time, delta);
+    this.#renderer.render(this.#scene, this.#camera);
+    this.renderedFrames++;
+  }
+
+  /** Poses the model for `time` and advances its own state (springs, expressions) by `delta`. */
+  #update(time: number, delta: number): void {
     const vrm = this.#vrm;
     if (vrm && this.#blender && this.#rig) {
       const pose = this.#blender.update(time);
@@ -332,7 +342,5 @@ export class AvatarStage {
       }
       vrm.update(delta);
     }
-    this.#renderer.render(this.#scene, this.#camera);
-    this.renderedFrames++;
   }
 }

@@ -62,8 +62,8 @@ async function renderStage({ ids, width, height, state = 'idle', seconds = 0, em
     await stage.load(`/assets/avatars/${ids[0]}.vrm`);
     stage.setState(state);
     if (emotion) stage.setEmotion(emotion);
-    // Advance in frame-sized steps, as the live loop does, so fades and emotions settle as on screen.
-    for (let t = 0; t < seconds; t += 1 / 30) stage.advance(Math.min(1 / 30, seconds - t));
+    // The stage steps frame by frame, as the live loop does: fades, emotions and springs settle as on screen.
+    stage.advance(seconds);
     return toPng(stage.capture());
   } finally {
     stage.dispose();
