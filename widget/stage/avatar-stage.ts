@@ -40,9 +40,10 @@ export interface FrameInfo {
 const Pause = { unloaded: 'unloaded', offscreen: 'offscreen', hidden: 'hidden', empty: 'empty' } as const;
 
 /**
- * Renders one VRM avatar, head and shoulders, on a transparent canvas inside `container` (theme
- * it with the container's CSS background), animated by the idle / thinking / talking state
- * machine, with the mouth set each frame by the caller.
+ * Renders one VRM avatar, head, shoulders and upper chest, on a transparent canvas inside
+ * `container` (theme it with the container's CSS background), animated by the idle / thinking /
+ * talking state machine, looking at the viewer (the camera) unless the pose looks away, with the
+ * mouth set each frame by the caller and an emotion (`setEmotion`) eased in and out of the face.
  *
  * Frames are capped at `maxFps` and not rendered at all while the container is off screen, the
  * tab hidden or the container has no size. `dispose()` releases everything on the GPU.

@@ -15,7 +15,8 @@ export interface FramingBox {
 export const FRAME_BELOW_SHOULDERS = 2;
 
 /**
- * Head and shoulders: from a little below the shoulders to just above the hair, the shoulders'
+ * Head, shoulders and upper chest: from two head-to-shoulder distances below the shoulders (where
+ * the talking gestures happen) to just above the hair, the shoulders'
  * width. Measured on the rest pose from the humanoid bones and the meshes' bounds, so it fits
  * tall, short and big-haired avatars alike.
  */

@@ -1,7 +1,6 @@
-import { Quaternion, Vector3 } from 'three';
+import { Euler, Quaternion, Vector3 } from 'three';
 import type { HumanoidRig } from './humanoid-rig.js';
 import type { Pose, PosedBone } from './pose.js';
-import { rotate } from './procedural-motion.js';
 
 const FINGERS = ['Index', 'Middle', 'Ring', 'Little'] as const;
 const JOINTS = ['Proximal', 'Intermediate', 'Distal'] as const;
@@ -19,6 +18,15 @@ export interface FingerCurl {
   readonly thumb?: number;
 }
 
+const _q = new Quaternion();
+const _turn = new Quaternion();
+const _euler = new Euler();
+
+/** Turns `bone` about its own axes (as `rotate` in procedural-motion.ts, kept here to avoid a cycle). */
+function turn(pose: Pose, bone: PosedBone, x: number, y: number, z: number): void {
+  pose.bones[bone].multiply(_turn.setFromEuler(_euler.set(x, y, z, 'XYZ')));
+}
+
 /**
  * Bends the fingers of one hand toward the palm. In the VRM T-pose palms face down and the
  * fingers point along the arm (±X), so a curl is a turn about each joint's Z axis: negative on
@@ -29,15 +37,14 @@ export function curlFingers(pose: Pose, side: 'left' | 'right', { curl, index = 
   const sign = side === 'left' ? -1 : 1;
   for (const finger of FINGERS) {
     const amount = curl * FINGER_SHARE[finger] + (finger === 'Index' ? index : 0);
-    JOINTS.forEach((joint, j) => rotate(pose, `${side}${finger}${joint}` as PosedBone, 0, 0, sign * amount * JOINT_SHARE[j]));
+    JOINTS.forEach((joint, j) => turn(pose, `${side}${finger}${joint}` as PosedBone, 0, 0, sign * amount * JOINT_SHARE[j]));
   }
   // The thumb folds toward the palm (down, about Z) and across it (about Y, toward the body).
-  rotate(pose, `${side}ThumbMetacarpal`, 0, -sign * thumb * 0.35, sign * thumb * 0.25);
-  rotate(pose, `${side}ThumbProximal`, 0, 0, sign * thumb * 0.6);
-  rotate(pose, `${side}ThumbDistal`, 0, 0, sign * thumb * 0.5);
+  turn(pose, `${side}ThumbMetacarpal`, 0, -sign * thumb * 0.35, sign * thumb * 0.25);
+  turn(pose, `${side}ThumbProximal`, 0, 0, sign * thumb * 0.6);
+  turn(pose, `${side}ThumbDistal`, 0, 0, sign * thumb * 0.5);
 }
 
-const _q = new Quaternion();
 const _p = new Vector3();
 const _step = new Vector3();
 const _along = new Vector3();

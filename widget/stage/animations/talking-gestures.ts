@@ -1,4 +1,5 @@
 import { Quaternion, Vector3 } from 'three';
+import { FRAME_BELOW_SHOULDERS } from '../camera-framing.js';
 import type { AnimationContext, AvatarAnimation } from './avatar-animation.js';
 import { curlFingers } from './finger-pose.js';
 import { createPose } from './pose.js';
@@ -7,16 +8,20 @@ import { solveArmIk } from './two-bone-ik.js';
 
 /** Length of one gesture phrase (s): the active hand opens out, beats, and comes back. */
 const PHRASE = 2.4;
+/**
+ * Height of the wrists at rest in the gesture above the frame's bottom edge, in head-to-shoulder
+ * distances: enough for the hand below the wrist and the perspective of hands held forward.
+ */
+const READY_ABOVE_FRAME = 0.9;
 
 /**
  * Talking, animated: both forearms come up in front of the chest for as long as the avatar talks
  * and make beat gestures there (one hand leads each phrase, opening out and back), the head nods
  * on a speech-like beat and the torso leans into the words.
  *
- * The hands are placed by two-bone IK at heights measured in head-to-shoulder units, the same
- * unit the camera framing uses (`camera-framing.ts`: the frame ends 2 units below the
- * shoulders), so the hands stay inside the stage on any body, and never cross its bottom edge
- * while the avatar talks.
+ * The hands are placed by two-bone IK at heights measured in head-to-shoulder units, the unit
+ * the camera framing uses (`FRAME_BELOW_SHOULDERS`), so the hands stay inside the stage on any
+ * body and never cross its bottom edge while the avatar talks.
  */
 export function createTalkingGestures({ rig, seed, body }: AnimationContext): AvatarAnimation {
   const rest = createPose();
@@ -56,7 +61,7 @@ export function createTalkingGestures({ rig, seed, body }: AnimationContext): Av
         // gesture opens it outward and up, the beat dips it on the emphasis.
         const drift = wave(time, seed + (side === 'left' ? 11 : 13), 0.23, 0.37);
         target
-          .set(sign * (-0.05 + 0.08 * g) + 0.01 * drift, unit * (-1.1 + 0.3 * g) - 0.012 * beat * (0.4 + g), 0.2 + 0.05 * g)
+          .set(sign * (-0.05 + 0.08 * g) + 0.01 * drift, unit * (READY_ABOVE_FRAME - FRAME_BELOW_SHOULDERS + 0.3 * g) - 0.012 * beat * (0.4 + g), 0.2 + 0.05 * g)
           .applyQuaternion(chestRot)
           .add(shoulder);
         // Elbows down and a little out; the hand points forward and up, turning out as it opens.
