@@ -39,10 +39,11 @@ export function curlFingers(pose: Pose, side: 'left' | 'right', { curl, index = 
     const amount = curl * FINGER_SHARE[finger] + (finger === 'Index' ? index : 0);
     JOINTS.forEach((joint, j) => turn(pose, `${side}${finger}${joint}` as PosedBone, 0, 0, sign * amount * JOINT_SHARE[j]));
   }
-  // The thumb folds toward the palm (down, about Z) and across it (about Y, toward the body).
-  turn(pose, `${side}ThumbMetacarpal`, 0, -sign * thumb * 0.35, sign * thumb * 0.25);
-  turn(pose, `${side}ThumbProximal`, 0, 0, sign * thumb * 0.6);
-  turn(pose, `${side}ThumbDistal`, 0, 0, sign * thumb * 0.5);
+  // The thumb points forward (+Z) from a palm-down hand: it folds under the palm about X (the
+  // same way on both hands) and a little across it, toward the fingers, about Y.
+  turn(pose, `${side}ThumbMetacarpal`, -thumb * 0.45, sign * thumb * 0.2, 0);
+  turn(pose, `${side}ThumbProximal`, -thumb * 0.6, 0, 0);
+  turn(pose, `${side}ThumbDistal`, -thumb * 0.5, 0, 0);
 }
 
 const _p = new Vector3();
