@@ -46,8 +46,8 @@ const RULES: readonly EmotionRule[] = [
       /\b(?:that|it) (?:sounds|must be|must have been) (?:\w+ )?(?:hard|tough|difficult|painful|rough|awful|terrible)\b/,
       /\b(?:doesn't|does not) sound (?:like )?(?:much )?(?:fun|good|great|easy)\b/,
       /\b(?:no fun|not easy|is rough|oh no|oof|ouch|too bad|heartbreaking|condolences|passed away)\b/,
-      /\b(?:let you down|not (?:being )?(?:much )?help(?:ful)?|not working|didn't work|could not|couldn't|can't help|cannot help|unable to)\b/,
-      /\b(?:sad|lonely|grief|grieving|loss|hurt|upset|frustrat\w*|disappoint\w*)\b/,
+      /\b(?:let you down|not (?:being )?(?:much )?help(?:ful)?|not working|didn't work|can't help|cannot help|unable to)\b/,
+      /\b(?:sad|lonely|grief|grieving|hurt|upset|frustrat\w*|disappoint\w*)\b/,
     ],
   },
   {

@@ -31,6 +31,10 @@ describe('inferReplyEmotion', () => {
     ['The museum opens at nine.', undefined],
     ['Your order number is 4417.', undefined],
     ["That's not great.", undefined],
+    ["I couldn't agree more, it's a classic.", undefined],
+    ['These weight loss tips are popular.', undefined],
+    ["It doesn't hurt to ask.", undefined],
+    ["I'm unable to check orders from here.", 'sad'],
     ['I am never happy with late deliveries.', undefined],
     ['', undefined],
   ];
