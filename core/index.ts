@@ -48,6 +48,7 @@ export type {
   ConversationListener,
 } from './conversations/conversation-service.js';
 export type { ReplyEvent, AvatarState, ConversationEvent } from './conversations/reply-event.js';
+export { inferReplyEmotion, ReplyEmotions, type ReplyEmotion } from './conversations/reply-emotion.js';
 
 export type * from './providers/chat-model.js';
 export { generateText } from './providers/chat-model.js';

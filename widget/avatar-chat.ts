@@ -10,7 +10,7 @@ import { SpeechRecognitionController } from './controllers/speech-recognition-co
 import { StageController } from './controllers/stage-controller.js';
 import { TranscriptController } from './controllers/transcript-controller.js';
 import type { AvatarDetail } from './transport/api-client.js';
-import type { AvatarStateName, ConnectionState, ServerEventPayloads, Transport, TransportKind, WireError } from './transport/transport.js';
+import type { AvatarStateName, ConnectionState, ServerEventPayloads, Transport, TransportKind, WireEmotion, WireError } from './transport/transport.js';
 import { WidgetError } from './transport/transport.js';
 import { avatarChatStyles } from './ui/avatar-chat-styles.js';
 import { renderComposer } from './ui/render-composer.js';
@@ -167,6 +167,8 @@ export class AvatarChat extends LitElement {
       this._emitError('audio_error', message);
     },
     onClipStart: (seq) => this._transcript.spoken(seq),
+    // The face follows the words: a smile on a greeting, a small frown on an apology.
+    onEmotion: (emotion) => this._stage.setEmotion(emotion),
   });
   private readonly _conversation = new ConversationController(this);
   private readonly _mic = new SpeechRecognitionController(this, {
@@ -366,7 +368,7 @@ export class AvatarChat extends LitElement {
   }
 
   private _wire(transport: Transport): void {
-    transport.on('message', ({ delta }) => this._onDelta(delta));
+    transport.on('message', ({ delta, emotion }) => this._onDelta(delta, emotion));
     transport.on('audio', (audio) => this._onAudio(audio));
     transport.on('state', ({ state }) => this._onServerState(state));
     transport.on('done', (done) => this._onDone(done));
@@ -392,10 +394,10 @@ export class AvatarChat extends LitElement {
 
   // ── server events ─────────────────────────────────────────────────────────────────────────
 
-  private _onDelta(delta: string): void {
+  private _onDelta(delta: string, emotion: WireEmotion | undefined): void {
     if (this._dropStale) return;
     this._transcript.delta(delta);
-    this._speech.addText(delta);
+    this._speech.addText(delta, emotion);
   }
 
   private _onAudio(audio: ServerEventPayloads['audio']): void {

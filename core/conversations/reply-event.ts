@@ -2,6 +2,7 @@ import type { ServiceError } from '../errors.js';
 import type { EscalationReason, MessageRecord, SafetyCode } from '../ports/store.js';
 import type { SafetyVerdict } from '../safety/safety-check.js';
 import type { VisemeCue } from '../speech/speech-provider.js';
+import type { ReplyEmotion } from './reply-emotion.js';
 
 /** What the avatar is doing, for animation: waiting for the reply, speaking it, or neither. */
 export type AvatarState = 'idle' | 'thinking' | 'talking';
@@ -9,9 +10,10 @@ export type AvatarState = 'idle' | 'thinking' | 'talking';
 /** One event of a reply as it is produced, in order. Hosts turn these into SSE / socket frames. */
 export type ReplyEvent =
   | { type: 'state'; state: AvatarState }
-  | { type: 'text-delta'; delta: string }
-  /** A synthesized sentence; `seq` counts from 0 within the reply. */
-  | { type: 'audio'; key: string; seq: number; text: string; durationMs: number; visemes?: VisemeCue[] }
+  /** Reply text, one checked sentence at a time; `emotion`: what the sentence's words convey (`inferReplyEmotion`). */
+  | { type: 'text-delta'; delta: string; emotion?: ReplyEmotion }
+  /** A synthesized sentence; `seq` counts from 0 within the reply; `emotion` as on its text. */
+  | { type: 'audio'; key: string; seq: number; text: string; durationMs: number; visemes?: VisemeCue[]; emotion?: ReplyEmotion }
   /**
    * Safety checks fired: on the user's message (`user`: before the AI saw it) or on a sentence of
    * the reply (`reply`: before it was shown or spoken). `escalation` is set when the conversation

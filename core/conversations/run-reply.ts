@@ -18,6 +18,7 @@ import { Limits } from '../text-limits.js';
 import { capReplyLength } from '../providers/cap-reply-length.js';
 import { buildChatRequest } from './build-chat-request.js';
 import { SpeechPipeline } from './speech-pipeline.js';
+import { inferReplyEmotion } from './reply-emotion.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { messageCreated, messageFailed } from './webhook-data.js';
 
@@ -130,8 +131,10 @@ export async function runReply(context: RunReplyContext): Promise<void> {
       if (text === '') emit({ type: 'state', state: 'talking' });
       const delta = text === '' ? outcome.text : ` ${outcome.text}`;
       text += delta;
-      emit({ type: 'text-delta', delta });
-      pipeline?.enqueue(speakable(outcome.text));
+      // The face follows the words: the same emotion travels with the text and its audio.
+      const emotion = inferReplyEmotion(outcome.text);
+      emit({ type: 'text-delta', delta, ...(emotion && { emotion }) });
+      pipeline?.enqueue(speakable(outcome.text), emotion);
       checkpoint.save(text);
     }
     return !outcome.stop;

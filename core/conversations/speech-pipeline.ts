@@ -3,6 +3,7 @@ import type { SpeechProvider, VisemeCue } from '../speech/speech-provider.js';
 import { asStorageError, isAbortError } from '../errors.js';
 import { concatMp3 } from '../audio/concat-mp3.js';
 import { countCharacters } from '../text-limits.js';
+import type { ReplyEmotion } from './reply-emotion.js';
 
 export interface SpeechClipEvent {
   type: 'audio';
@@ -11,6 +12,8 @@ export interface SpeechClipEvent {
   text: string;
   durationMs: number;
   visemes?: VisemeCue[];
+  /** The emotion the sentence conveys, passed through from `enqueue`. */
+  emotion?: ReplyEmotion;
 }
 
 export interface SpeechOutcome {
@@ -48,9 +51,9 @@ export class SpeechPipeline {
     this.#options = options;
   }
 
-  enqueue(sentence: string): void {
+  enqueue(sentence: string, emotion?: ReplyEmotion): void {
     const seq = this.#seq++;
-    this.#chain = this.#chain.then(() => this.#speak(sentence, seq));
+    this.#chain = this.#chain.then(() => this.#speak(sentence, seq, emotion));
   }
 
   /** Waits for queued sentences (none are started after an abort) and stores the whole reply. */
@@ -80,7 +83,7 @@ export class SpeechPipeline {
     return { audioKey, audioError: null, characters: this.#characters };
   }
 
-  async #speak(text: string, seq: number): Promise<void> {
+  async #speak(text: string, seq: number, emotion: ReplyEmotion | undefined): Promise<void> {
     const { provider, voiceId, blobs, keyBase, signal, onClip } = this.#options;
     if (this.#error !== null || signal.aborted) return;
     try {
@@ -103,6 +106,7 @@ export class SpeechPipeline {
         text,
         durationMs: result.durationMs,
         ...(result.visemes && { visemes: result.visemes }),
+        ...(emotion && { emotion }),
       });
     } catch (error) {
       if (signal.aborted && isAbortError(error)) return;

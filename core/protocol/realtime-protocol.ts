@@ -24,6 +24,9 @@ export interface WireViseme {
   weight: number;
 }
 
+/** An emotion a sentence conveys: a VRM 1.0 expression preset name. */
+export type WireEmotion = 'happy' | 'sad' | 'surprised' | 'relaxed' | 'angry';
+
 export interface WireError {
   /** `retry_after_s`: with `rate_limited` and `too_many_connections`, seconds after which a retry can succeed. */
   error: { code: string; message: string; retry_after_s?: number };
@@ -31,10 +34,13 @@ export interface WireError {
 
 /** Payloads of server → client events, by event name. */
 export interface ServerEventPayloads {
-  /** A text chunk of the reply. */
-  message: { delta: string };
-  /** One synthesized sentence, in order (`seq` from 0). */
-  audio: { url: string; seq: number; text: string; duration_ms: number; visemes?: WireViseme[] };
+  /**
+   * A text chunk of the reply (one sentence when sent by a conversation). `emotion`, when the
+   * sentence conveys one, is the VRM expression the avatar shows while saying it.
+   */
+  message: { delta: string; emotion?: WireEmotion };
+  /** One synthesized sentence, in order (`seq` from 0), with the emotion of its text. */
+  audio: { url: string; seq: number; text: string; duration_ms: number; visemes?: WireViseme[]; emotion?: WireEmotion };
   /** What the avatar is doing; realtime transports only. */
   state: { state: AvatarStateName };
   /** The reply is stored. */

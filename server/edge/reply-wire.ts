@@ -9,7 +9,7 @@ import type { UrlBuilder } from './urls.js';
 export function toWire(event: ReplyEvent, urls: UrlBuilder): ServerFrame {
   switch (event.type) {
     case 'text-delta':
-      return { type: 'message', data: { delta: event.delta } };
+      return { type: 'message', data: { delta: event.delta, ...(event.emotion && { emotion: event.emotion }) } };
     case 'audio':
       return {
         type: 'audio',
@@ -26,6 +26,7 @@ export function toWire(event: ReplyEvent, urls: UrlBuilder): ServerFrame {
               weight: Math.round(v.weight * 1000) / 1000,
             })),
           }),
+          ...(event.emotion && { emotion: event.emotion }),
         },
       };
     case 'done':

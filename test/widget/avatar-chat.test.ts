@@ -137,6 +137,33 @@ describe('<avatar-chat> against the real service', () => {
     expect(transcript.textContent).to.contain(done.content.trim().slice(0, 20));
   });
 
+  it('smiles while it speaks a greeting (the reply\'s emotion blended in) and eases back to neutral', async () => {
+    const el = await mountReady(defaultChat());
+    const stage = el.stage!;
+    const asked: (string | undefined)[] = [];
+    const setEmotion = stage.setEmotion.bind(stage);
+    stage.setEmotion = (emotion, weight) => {
+      asked.push(emotion);
+      setEmotion(emotion, weight);
+    };
+    let peak = 0;
+    let onModel = 0;
+    const sample = () => {
+      peak = Math.max(peak, stage.emotionWeight('happy'));
+      onModel = Math.max(onModel, stage.vrm?.expressionManager?.getValue('happy') ?? 0);
+      return false;
+    };
+    await el.send('Hello!');
+    await waitUntil(() => el.avatarState === 'talking', 'talking', LONG);
+    await waitUntil(() => sample() || el.avatarState === 'idle' || peak > 0.3, 'the smile rises while the greeting plays', LONG);
+    expect(asked, 'the greeting sentence asked for a smile').to.include('happy');
+    expect(peak, 'happy weight on the stage during the greeting').to.be.greaterThan(0.3);
+    expect(peak, 'kept low enough for the visemes to read').to.be.at.most(0.6);
+    expect(onModel, "the model's happy expression follows").to.be.greaterThan(0.3);
+    await waitUntil(() => el.avatarState === 'idle', 'idle after the audio', { timeout: 60_000, interval: 50 });
+    await waitUntil(() => stage.emotionWeight('happy') === 0, 'back to neutral', LONG);
+  });
+
   it('follows the server\'s state events for a reply started elsewhere (REST, same conversation)', async () => {
     const session = await demoSession('atlas-002');
     const el = await mountReady(html`<avatar-chat server=${API} token=${session.token} conversation-id=${session.conversation_id}></avatar-chat>`);

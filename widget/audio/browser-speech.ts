@@ -80,8 +80,8 @@ export class BrowserSpeech extends EventTarget {
     return this.#queue.size > 0;
   }
 
-  /** Queues `text`; it is spoken after what is already queued. */
-  speak(text: string): void {
+  /** Queues `text`; it is spoken after what is already queued. `onStart` runs when it starts to sound. */
+  speak(text: string, onStart?: () => void): void {
     if (!text.trim()) return;
     const utterance = new SpeechSynthesisUtterance(text);
     utterance.lang = this.#lang;
@@ -89,6 +89,7 @@ export class BrowserSpeech extends EventTarget {
     if (voice) utterance.voice = voice;
     utterance.onstart = () => {
       this.#current = { visemes: syllableVisemes(text), started: this.#now() };
+      onStart?.();
       if (!this.#speaking) {
         this.#speaking = true;
         this.dispatchEvent(new CustomEvent('start'));

@@ -3,7 +3,7 @@ import { SpeechPlayer } from '../audio/speech-player.js';
 import { BrowserSpeech } from '../audio/browser-speech.js';
 import type { MouthWeights } from '../audio/mouth-weights.js';
 import { closedMouth } from '../audio/mouth-weights.js';
-import type { ServerEventPayloads } from '../transport/transport.js';
+import type { ServerEventPayloads, WireEmotion } from '../transport/transport.js';
 
 export interface SpeechCallbacks {
   /** Speech became audible (first clip of a queue, or browser speech started). */
@@ -14,6 +14,8 @@ export interface SpeechCallbacks {
   onError(message: string): void;
   /** Clip `seq` of the reply started to sound. */
   onClipStart?(seq: number): void;
+  /** A sentence started to sound that conveys `emotion` (undefined: a plain one). */
+  onEmotion?(emotion: WireEmotion | undefined): void;
 }
 
 /** Silence between two clips shorter than this keeps the avatar talking (ms). */
@@ -32,6 +34,10 @@ export class SpeechController implements ReactiveController {
   private player: SpeechPlayer | undefined;
   private browser: BrowserSpeech | undefined;
   private pendingText = '';
+  /** Emotion of the latest sentence in `pendingText` (browser speech). */
+  private pendingEmotion: WireEmotion | undefined;
+  /** Emotion of each enqueued clip, until it starts. */
+  private readonly clipEmotions = new Map<number, WireEmotion | undefined>();
   private isMuted = false;
   private busy = false;
   /** Clips enqueued but not yet started or failed. */
@@ -98,6 +104,7 @@ export class SpeechController implements ReactiveController {
   /** Queues one synthesized sentence. */
   enqueue(audio: ServerEventPayloads['audio']): void {
     this.outstanding.add(audio.seq);
+    this.clipEmotions.set(audio.seq, audio.emotion);
     this.ensurePlayer().enqueue({
       url: audio.url,
       seq: audio.seq,
@@ -106,10 +113,11 @@ export class SpeechController implements ReactiveController {
     });
   }
 
-  /** Browser speech: adds reply text; complete sentences are spoken at once. */
-  addText(delta: string): void {
+  /** Browser speech: adds reply text (with its sentence's emotion); complete sentences are spoken at once. */
+  addText(delta: string, emotion?: WireEmotion): void {
     if (!this.browser) return;
     this.pendingText += delta;
+    this.pendingEmotion = emotion;
     let cut = 0;
     for (const match of this.pendingText.matchAll(SENTENCE_END)) cut = match.index + match[0].length;
     if (cut > 0) this.speak(this.pendingText.slice(0, cut));
@@ -126,7 +134,8 @@ export class SpeechController implements ReactiveController {
   private speak(text: string): void {
     if (this.isMuted || !this.browser || !text.trim()) return;
     this.browserPending = true;
-    this.browser.speak(text.trim());
+    const emotion = this.pendingEmotion;
+    this.browser.speak(text.trim(), () => this.callbacks.onEmotion?.(emotion));
   }
 
   /** Lip-sync weights for this frame. */
@@ -138,7 +147,9 @@ export class SpeechController implements ReactiveController {
   /** Stops all speech at once (interrupt, new turn). */
   stop(): void {
     this.pendingText = '';
+    this.pendingEmotion = undefined;
     this.outstanding.clear();
+    this.clipEmotions.clear();
     this.browserPending = false;
     this.player?.stop();
     this.browser?.stop();
@@ -177,6 +188,9 @@ export class SpeechController implements ReactiveController {
     const { seq } = (event as CustomEvent<{ seq: number }>).detail;
     this.outstanding.delete(seq);
     this.callbacks.onClipStart?.(seq);
+    const emotion = this.clipEmotions.get(seq);
+    this.clipEmotions.delete(seq);
+    this.callbacks.onEmotion?.(emotion);
   };
 
   private readonly onClipError = (event: Event) => {
@@ -208,6 +222,7 @@ export class SpeechController implements ReactiveController {
     this.pendingText = '';
     this.busy = false;
     this.outstanding.clear();
+    this.clipEmotions.clear();
     this.player?.removeEventListener('clip', this.onClip);
     this.player?.removeEventListener('error', this.onClipError);
     this.player?.removeEventListener('idle', this.onIdle);

@@ -3,7 +3,7 @@ import { AvatarStage } from '../stage/avatar-stage.js';
 import type { MouthWeights } from '../audio/mouth-weights.js';
 import { closedMouth } from '../audio/mouth-weights.js';
 import type { AvatarDetail } from '../transport/api-client.js';
-import type { AvatarStateName } from '../transport/transport.js';
+import type { AvatarStateName, WireEmotion } from '../transport/transport.js';
 
 export interface StageControllerOptions {
   maxFps?: number;
@@ -72,10 +72,16 @@ export class StageController implements ReactiveController {
     }
   }
 
-  /** Switches the animation (idle / thinking / talking). */
+  /** Switches the animation (idle / thinking / talking); leaving `talking` eases the face back to neutral. */
   setState(state: AvatarStateName): void {
     this.state = state;
     this.stage?.setState(state);
+    if (state !== 'talking') this.stage?.setEmotion(undefined);
+  }
+
+  /** The emotion of the sentence being spoken (eased in by the stage), or back to neutral. */
+  setEmotion(emotion: WireEmotion | undefined): void {
+    this.stage?.setEmotion(emotion);
   }
 
   /**
@@ -87,12 +93,13 @@ export class StageController implements ReactiveController {
     this.attachMouth();
   }
 
-  /** Stops the feed and closes the mouth. */
+  /** Stops the feed, closes the mouth and eases the face back to neutral. */
   closeMouth(): void {
     this.mouthSource = undefined;
     if (this.stage) {
       this.stage.onFrame = undefined;
       this.stage.setMouth(closedMouth());
+      this.stage.setEmotion(undefined);
     }
   }
 

@@ -1,10 +1,13 @@
-import { PerspectiveCamera, Scene, WebGLRenderer } from 'three';
+import { PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import { VRMUtils, type VRM } from '@pixiv/three-vrm';
 import { closedMouth, MouthVisemes, type MouthWeights } from '../audio/mouth-weights.js';
 import { AnimationBlender } from './animations/animation-blender.js';
 import { DefaultAnimations, type AnimationNames, type AnimationState } from './animations/animation-registry.js';
 import { HumanoidRig } from './animations/humanoid-rig.js';
+import { measureBody } from './animations/body-measures.js';
 import { frameCamera, headAndShouldersBox, type FramingBox } from './camera-framing.js';
+import { EmotionExpression, StageEmotions, type StageEmotion } from './emotion-expression.js';
+import { applyStageRendering } from './stage-rendering.js';
 import { RenderLoop } from './render-loop.js';
 import { addStageLighting } from './stage-lighting.js';
 import { StageVisibility } from './stage-visibility.js';
@@ -13,6 +16,7 @@ import { probeWebgl } from './webgl-support.js';
 
 export type { MouthWeights } from '../audio/mouth-weights.js';
 export type { AnimationNames, AnimationState } from './animations/animation-registry.js';
+export type { StageEmotion } from './emotion-expression.js';
 
 export interface AvatarStageOptions {
   /** The stage fills this element (a canvas is appended) and follows its size. */
@@ -21,6 +25,8 @@ export interface AvatarStageOptions {
   maxFps?: number;
   /** Device-pixel-ratio cap (default 2, 1.5 on touch devices, 1 on a CPU renderer). */
   maxPixelRatio?: number;
+  /** Varies the procedural motion between stages (default: random); fix it for repeatable renders. */
+  seed?: number;
 }
 
 export interface FrameInfo {
@@ -34,9 +40,10 @@ export interface FrameInfo {
 const Pause = { unloaded: 'unloaded', offscreen: 'offscreen', hidden: 'hidden', empty: 'empty' } as const;
 
 /**
- * Renders one VRM avatar, head and shoulders, on a transparent canvas inside `container` (theme
- * it with the container's CSS background), animated by the idle / thinking / talking state
- * machine, with the mouth set each frame by the caller.
+ * Renders one VRM avatar, head, shoulders and upper chest, on a transparent canvas inside
+ * `container` (theme it with the container's CSS background), animated by the idle / thinking /
+ * talking state machine, looking at the viewer (the camera) unless the pose looks away, with the
+ * mouth set each frame by the caller and an emotion (`setEmotion`) eased in and out of the face.
  *
  * Frames are capped at `maxFps` and not rendered at all while the container is off screen, the
  * tab hidden or the container has no size. `dispose()` releases everything on the GPU.
@@ -76,6 +83,9 @@ export class AvatarStage {
   #names: AnimationNames = { ...DefaultAnimations };
   #state: AnimationState = 'idle';
   #mouth: MouthWeights = closedMouth();
+  readonly #emotion = new EmotionExpression();
+  readonly #seed: number | undefined;
+  readonly #eye = new Vector3();
   #clock = 0;
   #lastNow: number | undefined;
   #loading: AbortController | undefined;
@@ -83,6 +93,7 @@ export class AvatarStage {
 
   constructor(options: AvatarStageOptions) {
     this.#container = options.container;
+    this.#seed = options.seed;
     const touch = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
     // A CPU renderer (no GPU, e.g. SwiftShader in a VM) pays for every pixel: ratio 1, no MSAA.
     const { software } = probeWebgl();
@@ -100,7 +111,7 @@ export class AvatarStage {
       antialias: !software && pixelRatio < 2,
       powerPreference: 'low-power',
     });
-    this.#renderer.setClearColor(0x000000, 0);
+    applyStageRendering(this.#renderer);
     this.#renderer.setPixelRatio(pixelRatio);
     this.#removeLights = addStageLighting(this.#scene);
 
@@ -121,6 +132,11 @@ export class AvatarStage {
   /** The loaded avatar (for diagnostics and tests); `undefined` before `load()` resolves. */
   get vrm(): VRM | undefined {
     return this.#vrm;
+  }
+
+  /** The stage's camera (framing head and upper chest), for tests that project points into the frame. */
+  get camera(): PerspectiveCamera {
+    return this.#camera;
   }
 
   get state(): AnimationState {
@@ -154,7 +170,9 @@ export class AvatarStage {
     this.#scene.add(vrm.scene);
     if (vrm.lookAt) vrm.lookAt.autoUpdate = false;
     this.#rig = new HumanoidRig(vrm.humanoid);
-    this.#blender = new AnimationBlender({ rig: this.#rig });
+    vrm.scene.updateMatrixWorld(true);
+    const body = measureBody(vrm);
+    this.#blender = new AnimationBlender({ rig: this.#rig, body, ...(this.#seed !== undefined && { seed: this.#seed }) });
     this.#blender.setAnimations(this.#names);
     this.#blender.setState(this.#state);
     vrm.update(0);
@@ -185,6 +203,41 @@ export class AvatarStage {
   /** Mouth shape for the next frames (0…1 per viseme); call from `onFrame` to stay in sync. */
   setMouth(weights: MouthWeights): void {
     for (const v of MouthVisemes) this.#mouth[v] = Math.max(0, Math.min(1, weights[v] || 0));
+  }
+
+  /**
+   * The emotion the face shows from now on, eased in over ≈0.2 s (`undefined`: back to neutral,
+   * ≈0.5 s). `weight` defaults to a level that leaves the visemes readable (`EmotionWeights`).
+   * Models without the expression simply do not show it.
+   */
+  setEmotion(emotion: StageEmotion | undefined, weight?: number): void {
+    this.#emotion.set(emotion, weight);
+  }
+
+  /** The emotion being shown or eased toward. */
+  get emotion(): StageEmotion | undefined {
+    return this.#emotion.target;
+  }
+
+  /** Current weight (0…1) of an emotion on the face, for tests and diagnostics. */
+  emotionWeight(emotion: StageEmotion): number {
+    return this.#emotion.weight(emotion);
+  }
+
+  /**
+   * Moves the stage clock `seconds` ahead without drawing, in frame-sized steps (≤ 1/30 s) that
+   * do everything a frame does but render: motion, cross-fades, emotions, and the model's own
+   * update (spring bones swing, expressions apply). For snapshots and tests of a pose at a known
+   * time; call `capture()` to see the result.
+   */
+  advance(seconds: number): void {
+    let left = Math.max(0, seconds);
+    while (left > 1e-9) {
+      const delta = Math.min(1 / 30, left);
+      left -= delta;
+      this.#clock += delta;
+      this.#update(this.#clock, delta);
+    }
   }
 
   /**
@@ -228,6 +281,7 @@ export class AvatarStage {
     this.#vrm = undefined;
     this.#rig = undefined;
     this.#blender = undefined;
+    this.#emotion.reset();
     this.#loop.pause(Pause.unloaded, true);
   }
 
@@ -253,22 +307,41 @@ export class AvatarStage {
   }
 
   #renderFrame(time: number, delta: number): void {
+    this.#update(time, delta);
+    this.#renderer.render(this.#scene, this.#camera);
+    this.renderedFrames++;
+  }
+
+  /** Poses the model for `time` and advances its own state (springs, expressions) by `delta`. */
+  #update(time: number, delta: number): void {
     const vrm = this.#vrm;
     if (vrm && this.#blender && this.#rig) {
       const pose = this.#blender.update(time);
       this.#rig.apply(pose);
       if (vrm.lookAt) {
-        vrm.lookAt.yaw = pose.lookYaw;
-        vrm.lookAt.pitch = pose.lookPitch;
+        // Eye contact: the gaze starts at the camera (the viewer) as far as the pose asks for it,
+        // and the pose's own glances and saccades are added on top.
+        let yaw = 0;
+        let pitch = 0;
+        if (pose.eyeContact > 0) {
+          // The raw head must carry this frame's pose before the direction to the camera is taken.
+          vrm.humanoid.update();
+          vrm.scene.updateMatrixWorld(true);
+          vrm.lookAt.lookAt(this.#camera.getWorldPosition(this.#eye));
+          yaw = vrm.lookAt.yaw * pose.eyeContact;
+          pitch = vrm.lookAt.pitch * pose.eyeContact;
+        }
+        vrm.lookAt.yaw = yaw + pose.lookYaw;
+        vrm.lookAt.pitch = pitch + pose.lookPitch;
       }
+      this.#emotion.update(delta);
       const expressions = vrm.expressionManager;
       if (expressions) {
         expressions.setValue('blink', pose.blink);
         for (const v of MouthVisemes) expressions.setValue(v, this.#mouth[v]);
+        for (const e of StageEmotions) expressions.setValue(e, this.#emotion.weight(e));
       }
       vrm.update(delta);
     }
-    this.#renderer.render(this.#scene, this.#camera);
-    this.renderedFrames++;
   }
 }

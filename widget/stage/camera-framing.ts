@@ -11,8 +11,12 @@ export interface FramingBox {
   readonly front: number;
 }
 
+/** How far the frame reaches below the shoulders, in head-to-shoulder distances. */
+export const FRAME_BELOW_SHOULDERS = 2;
+
 /**
- * Head and shoulders: from a little below the shoulders to just above the hair, the shoulders'
+ * Head, shoulders and upper chest: from two head-to-shoulder distances below the shoulders (where
+ * the talking gestures happen) to just above the hair, the shoulders'
  * width. Measured on the rest pose from the humanoid bones and the meshes' bounds, so it fits
  * tall, short and big-haired avatars alike.
  */
@@ -26,7 +30,9 @@ export function headAndShouldersBox(vrm: VRM): FramingBox {
   arm.getWorldPosition(shoulder);
   const bounds = new Box3().setFromObject(vrm.scene, false);
   const top = Number.isFinite(bounds.max.y) && bounds.max.y > head.y ? Math.min(bounds.max.y, head.y + 0.45) : head.y + 0.25;
-  const bottom = shoulder.y - (head.y - shoulder.y) * 1.2;
+  // Two head-to-shoulder units below the shoulders: the upper chest, where the talking gestures
+  // happen (`talking-gestures.ts` keeps the hands above this line).
+  const bottom = shoulder.y - (head.y - shoulder.y) * FRAME_BELOW_SHOULDERS;
   const halfWidth = Math.max(0.2, Math.abs(shoulder.x - head.x) * 1.45);
   return { centerX: head.x, bottom, top: top + 0.03, halfWidth, front: head.z + 0.1 };
 }

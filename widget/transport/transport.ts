@@ -3,10 +3,11 @@ import type {
   ServerEventName,
   ServerEventPayloads,
   WireConversation,
+  WireEmotion,
   WireError,
 } from '../../core/protocol/realtime-protocol.js';
 
-export type { AvatarStateName, ServerEventName, ServerEventPayloads, WireConversation, WireError };
+export type { AvatarStateName, ServerEventName, ServerEventPayloads, WireConversation, WireEmotion, WireError };
 
 /** Listener of one server event. */
 export type TransportListener<K extends ServerEventName> = (data: ServerEventPayloads[K]) => void;

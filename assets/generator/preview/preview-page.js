@@ -1,34 +1,17 @@
 // Browser side of the preview renderer: loads VRM files with three + three-vrm and renders them.
 // The Node script calls window.renderAvatars(request) and receives PNG data URLs.
+//
+// Portraits (the picker's previews) and stage reviews are rendered by the widget's own
+// AvatarStage (bundled by render-previews.mjs as /stage.js): its framing, lighting, colour
+// management, idle pose and eye contact, on a transparent background. The lineup and face
+// close-ups are review tools with their own cameras, lit and colour-managed like the stage.
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { VRMLoaderPlugin, VRMUtils } from '@pixiv/three-vrm';
+import { AvatarStage, addStageLighting, applyStageRendering } from '/stage.js';
 
-/** Soft backdrop per avatar so previews read as a set but stay distinguishable. */
-const BACKDROPS = {
-  'luna-001': ['#fff3df', '#f6d3b0'],
-  'atlas-002': ['#e4edf7', '#b9cbe0'],
-  'sofia-003': ['#f7e6ea', '#dcb3bf'],
-  'kenji-004': ['#fff0e0', '#f5c59a'],
-  'maya-005': ['#eaf3ea', '#bfd8c3'],
-  'orion-006': ['#f3ede2', '#d6c6a8'],
-};
-
-function backdrop(id) {
-  const [top, bottom] = BACKDROPS[id] ?? ['#eef2f7', '#cfd8e3'];
-  const c = document.createElement('canvas');
-  c.width = 4;
-  c.height = 256;
-  const g = c.getContext('2d');
-  const grad = g.createLinearGradient(0, 0, 0, 256);
-  grad.addColorStop(0, top);
-  grad.addColorStop(1, bottom);
-  g.fillStyle = grad;
-  g.fillRect(0, 0, 4, 256);
-  const tex = new THREE.CanvasTexture(c);
-  tex.colorSpace = THREE.SRGBColorSpace;
-  return tex;
-}
+/** Fixed seed of the stage's procedural motion: previews are the same on every run. */
+const SEED = 7;
 
 async function loadVrm(url) {
   const loader = new GLTFLoader();
@@ -39,56 +22,77 @@ async function loadVrm(url) {
   return vrm;
 }
 
-/** Relaxed standing pose: arms down, a slight bend at the elbows, head a touch tilted. */
-function pose(vrm, variant) {
+/** Standing at ease for the lineup: arms down beside the body, as the stage's idle has them. */
+function pose(vrm) {
   const h = vrm.humanoid;
   const set = (name, x, y, z) => {
     const n = h.getNormalizedBoneNode(name);
     if (n) n.rotation.set(x, y, z);
   };
-  set('leftUpperArm', 0, 0, -1.2);
-  set('rightUpperArm', 0, 0, 1.2);
-  set('leftLowerArm', 0, -0.25, 0);
-  set('rightLowerArm', 0, 0.25, 0);
-  set('leftHand', 0, 0, 0.1);
-  set('rightHand', 0, 0, -0.1);
-  set('head', 0.03, variant === 'portrait' ? 0.12 : 0, variant === 'portrait' ? -0.04 : 0);
-  set('neck', 0.02, 0, 0);
+  set('leftUpperArm', 0, 0, -1.4);
+  set('rightUpperArm', 0, 0, 1.4);
+  set('leftLowerArm', 0, -0.2, 0);
+  set('rightLowerArm', 0, 0.2, 0);
 }
 
-function makeRenderer(width, height) {
-  const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-  renderer.setPixelRatio(1);
-  renderer.setSize(width, height);
-  renderer.outputColorSpace = THREE.SRGBColorSpace;
-  document.body.appendChild(renderer.domElement);
-  return renderer;
+/** ImageData from the stage (premultiplied alpha, as WebGL stores it) → PNG data URL. */
+function toPng(image) {
+  const data = image.data;
+  for (let i = 0; i < data.length; i += 4) {
+    const a = data[i + 3];
+    if (a === 0 || a === 255) continue;
+    for (let c = 0; c < 3; c++) data[i + c] = Math.min(255, Math.round((data[i + c] * 255) / a));
+  }
+  const canvas = document.createElement('canvas');
+  canvas.width = image.width;
+  canvas.height = image.height;
+  canvas.getContext('2d').putImageData(image, 0, 0);
+  return canvas.toDataURL('image/png');
 }
 
-function lights(scene) {
-  const key = new THREE.DirectionalLight(0xffffff, 1.9);
-  key.position.set(-1.2, 2.2, 2.5);
-  scene.add(key);
-  scene.add(new THREE.AmbientLight(0xffffff, 0.6));
+/** The live stage at `seconds` in `state` (idle for portraits), optionally showing an emotion. */
+async function renderStage({ ids, width, height, state = 'idle', seconds = 0, emotion }) {
+  const container = document.createElement('div');
+  container.className = 'stage';
+  container.style.width = `${width}px`;
+  container.style.height = `${height}px`;
+  document.body.appendChild(container);
+  const stage = new AvatarStage({ container, maxPixelRatio: 1, seed: SEED });
+  try {
+    await stage.load(`/assets/avatars/${ids[0]}.vrm`);
+    stage.setState(state);
+    if (emotion) stage.setEmotion(emotion);
+    // The stage steps frame by frame, as the live loop does: fades, emotions and springs settle as on screen.
+    stage.advance(seconds);
+    return toPng(stage.capture());
+  } finally {
+    stage.dispose();
+    container.remove();
+  }
 }
 
 /**
- * request: { mode: 'portrait' | 'lineup' | 'face', ids: string[], expression?: string, width, height }
+ * request: { mode: 'portrait' | 'stage' | 'lineup' | 'face', ids: string[], expression?: string, width, height }
  * returns: data URL (PNG)
  */
 window.renderAvatars = async (request) => {
   const { mode, ids, width, height } = request;
-  const renderer = makeRenderer(width, height);
+  if (mode === 'portrait' || mode === 'stage') return renderStage(request);
+  const renderer = new THREE.WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(1);
+  renderer.setSize(width, height);
+  applyStageRendering(renderer);
+  document.body.appendChild(renderer.domElement);
   const scene = new THREE.Scene();
-  lights(scene);
+  addStageLighting(scene);
   const vrms = [];
   for (const id of ids) vrms.push(await loadVrm(`/assets/avatars/${id}.vrm`));
   const camera = new THREE.PerspectiveCamera(mode === 'lineup' ? 28 : 24, width / height, 0.05, 50);
   if (mode === 'lineup') {
-    scene.background = backdrop('');
+    scene.background = new THREE.Color(0xe9edf2);
     vrms.forEach((vrm, i) => {
       vrm.scene.position.x = (i - (vrms.length - 1) / 2) * 0.85;
-      pose(vrm, 'full');
+      pose(vrm);
       scene.add(vrm.scene);
       vrm.update(0);
     });
@@ -96,20 +100,15 @@ window.renderAvatars = async (request) => {
     camera.lookAt(0, 0.9, 0);
   } else {
     const vrm = vrms[0];
-    scene.background = backdrop(ids[0]);
-    pose(vrm, mode === 'face' ? 'face' : 'portrait');
+    scene.background = new THREE.Color(0xe9edf2);
+    pose(vrm);
     if (request.expression) vrm.expressionManager.setValue(request.expression, request.weight ?? 1);
     scene.add(vrm.scene);
     vrm.update(0);
     const head = new THREE.Vector3();
     vrm.humanoid.getNormalizedBoneNode('head').getWorldPosition(head);
-    if (mode === 'face') {
-      camera.position.set(head.x, head.y + 0.1, head.z + 0.75);
-      camera.lookAt(head.x, head.y + 0.09, head.z);
-    } else {
-      camera.position.set(head.x + 0.14, head.y + 0.1, head.z + 1.25);
-      camera.lookAt(head.x, head.y + 0.02, head.z);
-    }
+    camera.position.set(head.x, head.y + 0.1, head.z + 0.75);
+    camera.lookAt(head.x, head.y + 0.09, head.z);
   }
   renderer.render(scene, camera);
   const url = renderer.domElement.toDataURL('image/png');

@@ -1,5 +1,6 @@
 import { BlinkGenerator } from './blink-generator.js';
 import type { AvatarAnimation } from './avatar-animation.js';
+import { DefaultBodyMeasures, type BodyMeasures } from './body-measures.js';
 import type { HumanoidRig } from './humanoid-rig.js';
 import { blendPoses, copyPose, createPose, resetPose, type Pose } from './pose.js';
 import { DefaultAnimations, resolveAnimation, type AnimationNames, type AnimationState } from './animation-registry.js';
@@ -11,6 +12,8 @@ export interface AnimationBlenderOptions {
   readonly fadeSeconds?: number;
   /** Varies the motion between avatars (default: random). */
   readonly seed?: number;
+  /** The model's sizes (`measureBody`); default: an average adult's. */
+  readonly body?: BodyMeasures;
   /** For blinks; inject a seeded one in tests. */
   readonly random?: () => number;
 }
@@ -27,6 +30,7 @@ export class AnimationBlender {
   readonly #rig: HumanoidRig;
   readonly #fade: number;
   readonly #seed: number;
+  readonly #body: BodyMeasures;
   readonly #blinks: BlinkGenerator;
   #names: AnimationNames = { ...DefaultAnimations };
   #state: AnimationState = 'idle';
@@ -44,6 +48,7 @@ export class AnimationBlender {
     this.#rig = options.rig;
     this.#fade = Math.max(0, options.fadeSeconds ?? 0.3);
     this.#seed = options.seed ?? Math.random() * 100;
+    this.#body = options.body ?? DefaultBodyMeasures;
     this.#blinks = new BlinkGenerator(options.random);
     this.#current = this.#create(this.#state);
   }
@@ -108,6 +113,6 @@ export class AnimationBlender {
   }
 
   #create(state: AnimationState): AvatarAnimation {
-    return resolveAnimation(state, this.#names[state])({ rig: this.#rig, seed: this.#seed });
+    return resolveAnimation(state, this.#names[state])({ rig: this.#rig, seed: this.#seed, body: this.#body });
   }
 }

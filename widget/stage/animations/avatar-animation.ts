@@ -1,3 +1,4 @@
+import type { BodyMeasures } from './body-measures.js';
 import type { HumanoidRig } from './humanoid-rig.js';
 import type { Pose } from './pose.js';
 
@@ -6,6 +7,8 @@ export interface AnimationContext {
   readonly rig: HumanoidRig;
   /** Any number; two avatars with different seeds do not move in lockstep. */
   readonly seed: number;
+  /** Sizes of the model's head, hands and torso, so poses fit it (`measureBody`). */
+  readonly body: BodyMeasures;
 }
 
 /**

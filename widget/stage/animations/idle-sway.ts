@@ -2,12 +2,12 @@ import type { AnimationContext, AvatarAnimation } from './avatar-animation.js';
 import { breathe, lowerArms, rotate, saccades, wave } from './procedural-motion.js';
 
 /** Idle: a slow weight shift from side to side, the head counter-balancing, glances around. */
-export function createIdleSway({ seed }: AnimationContext): AvatarAnimation {
+export function createIdleSway({ seed, body }: AnimationContext): AvatarAnimation {
   return {
     name: 'idle_sway',
     evaluate(time, pose) {
       const sway = wave(time, seed, 0.11, 0.17);
-      lowerArms(pose, 0.03 + 0.02 * sway, 0.25);
+      lowerArms(pose, body, 0.03 + 0.02 * sway, 0.25);
       // The arms hang: counter the torso roll at the upper arms so they stay vertical.
       rotate(pose, 'leftUpperArm', 0, 0, -0.05 * sway);
       rotate(pose, 'rightUpperArm', 0, 0, -0.05 * sway);

@@ -1,4 +1,6 @@
 import { Euler, Quaternion } from 'three';
+import type { BodyMeasures } from './body-measures.js';
+import { curlFingers } from './finger-pose.js';
 import type { Pose, PosedBone } from './pose.js';
 
 /**
@@ -48,20 +50,27 @@ export function rotateInParent(pose: Pose, bone: PosedBone, x: number, y: number
 }
 
 /**
- * Arms down at the sides from the T-pose (VRM-NOTES: upper arms ±1.2 rad about Z), elbows
- * slightly bent, hands relaxed. `spread` (radians) opens the arms a little.
+ * Arms down beside the body from the T-pose: the upper arms hang at the angle where they just
+ * clear the torso (measured per model), elbows slightly bent forward, wrists and fingers relaxed
+ * (a loose natural curl where the model has finger bones). `spread` (radians) opens the arms.
  */
-export function lowerArms(pose: Pose, spread = 0, elbowBend = 0.25): void {
+export function lowerArms(pose: Pose, body: BodyMeasures, spread = 0, elbowBend = 0.25): void {
+  const down = Math.PI / 2 - body.armClearance - 0.08;
   rotate(pose, 'leftShoulder', 0, 0, -0.08);
   rotate(pose, 'rightShoulder', 0, 0, 0.08);
-  rotate(pose, 'leftUpperArm', -0.1, 0, -1.28 + spread);
-  rotate(pose, 'rightUpperArm', -0.1, 0, 1.28 - spread);
+  rotate(pose, 'leftUpperArm', -0.06, 0, -down + spread);
+  rotate(pose, 'rightUpperArm', -0.06, 0, down - spread);
   // Forearms bend forward about the bone's local Y (the arm points along ±X in its own frame).
   rotate(pose, 'leftLowerArm', 0, -elbowBend, 0);
   rotate(pose, 'rightLowerArm', 0, elbowBend, 0);
-  rotate(pose, 'leftHand', 0, 0, -0.12);
-  rotate(pose, 'rightHand', 0, 0, 0.12);
+  rotate(pose, 'leftHand', 0, 0, -0.08);
+  rotate(pose, 'rightHand', 0, 0, 0.08);
+  curlFingers(pose, 'left', RELAXED_HAND);
+  curlFingers(pose, 'right', RELAXED_HAND);
 }
+
+/** A hand at rest: fingers loosely bent, the index a touch straighter. */
+const RELAXED_HAND = { curl: 0.35, index: -0.08, thumb: 0.2 } as const;
 
 /** Breathing (~15 breaths a minute): chest rises, shoulders lift a touch. `depth` scales it. */
 export function breathe(pose: Pose, time: number, depth = 1, rate = 0.25): void {

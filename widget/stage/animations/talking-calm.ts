@@ -2,13 +2,13 @@ import type { AnimationContext, AvatarAnimation } from './avatar-animation.js';
 import { breathe, lowerArms, rotate, rotateInParent, saccades, wave } from './procedural-motion.js';
 
 /** Talking, restrained: hands stay low and loosely together, gentle nods and tilts. */
-export function createTalkingCalm({ seed }: AnimationContext): AvatarAnimation {
+export function createTalkingCalm({ seed, body }: AnimationContext): AvatarAnimation {
   return {
     name: 'talking_calm',
     evaluate(time, pose) {
       const beat = Math.max(0, Math.sin(2 * Math.PI * 1.6 * time + seed));
       const lift = 0.5 + 0.5 * wave(time, seed, 0.09);
-      lowerArms(pose, 0, 0.35);
+      lowerArms(pose, body, 0, 0.35);
       // Forearms a little forward, hands loosely in front of the body.
       rotateInParent(pose, 'leftUpperArm', -0.12 * lift, 0, 0.05 * lift);
       rotateInParent(pose, 'rightUpperArm', -0.12 * lift, 0, -0.05 * lift);
