@@ -3,6 +3,8 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { VRMUtils } from '@pixiv/three-vrm';
 import { PerspectiveCamera, Vector3, type Camera } from 'three';
 import { AnimationRegistry, AnimationStates, DefaultAnimations, resolveAnimation, type AnimationState } from '../../widget/stage/animations/animation-registry.js';
+import type { AnimationFactory } from '../../widget/stage/animations/avatar-animation.js';
+import { solveArmIk } from '../../widget/stage/animations/two-bone-ik.js';
 import { loadVrm } from '../../widget/stage/vrm-loader.js';
 import { ArtAvatar } from './support/art-avatar.js';
 import { ArtRenderer } from './support/art-renderer.js';
@@ -35,7 +37,7 @@ const url = (id: string) => `/assets/avatars/${id}.vrm`;
 /** Stage sizes whose framing camera the gesture hands must fit: AvatarStage's own 3:4 default and the widget's 360 px stage in a 480 px element. */
 const STAGES = { 'stage 240×320': [240, 320], 'widget 480×360': [480, 360] } as const;
 const TILE = { width: 150, height: 200 } as const;
-const COLUMNS = ['rest', ...Visemes, ...Emotions, 'thinking', 'gesture'];
+const COLUMNS = ['rest', ...Visemes, ...Emotions, 'thinking', 'gesture', 'head+hair mask'];
 const SEED = 1;
 /** Animations are sampled every 0.1 s over 9.6 s (several gesture phrases). */
 const SAMPLING = { seconds: 9.6, step: 0.1, seed: SEED } as const;
@@ -43,14 +45,20 @@ const SILHOUETTE_MAX_IOU = 0.85;
 const MOUTH_MIN_RATIO = 8;
 const MOUTH_MIN_WIDTH_SHARE = 0.25;
 const HAIR_MIN_MOVE = 0.005;
+/** A hand raised this much (metres) above where it hangs at rest is gesturing, and must be seen. */
+const GESTURE_RISE = 0.15;
 
 interface AnimationFigures {
   readonly state: AnimationState;
   readonly samples: number;
   /** Worst frame for the head: most hand vertices inside it. */
   readonly worstHead: { time: number; inHead: number; minDepth: number };
-  /** Per stage camera: the mid-gesture (highest-hand) frames and where each hand was. */
-  readonly peaks?: Record<string, { time: number; left: string; right: string }[]>;
+  /**
+   * Per stage camera: the mid-gesture frames (hands highest, ≥ 1 s apart), where each hand was
+   * (`in`, `cut` by the frame's edge, `out`) and whether the hands were raised (a gesture: the
+   * highest hand vertex ≥ GESTURE_RISE above where it hangs in the rest pose).
+   */
+  readonly peaks?: Record<string, { time: number; raised: boolean; left: string; right: string }[]>;
   /** Per stage camera: share of sampled frames with a hand cut by the frame's edge. */
   readonly cutShare?: Record<string, number>;
 }
@@ -59,22 +67,23 @@ interface AvatarFigures {
   readonly materials: string[];
   readonly handVertices: number;
   readonly mouth: MouthFigures & { litChangePixelsAa: number };
-  readonly head: { center: number[]; radii: number[] };
+  /** Head volume (head bone frame, metres): centre and extent along the axes. */
+  readonly head: { center: number[]; min: number[]; max: number[] };
   readonly animations: Record<string, AnimationFigures>;
   readonly springs: SpringFigures;
 }
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 
-function summarise(state: AnimationState, samples: readonly AnimationSample[], cameras: readonly string[]): AnimationFigures {
+function summarise(state: AnimationState, samples: readonly AnimationSample[], cameras: readonly string[], restHandTop: number): AnimationFigures {
   const worst = samples.reduce((a, b) => (b.inHead > a.inHead || (b.inHead === a.inHead && b.minDepth < a.minDepth) ? b : a));
   const figures: AnimationFigures = { state, samples: samples.length, worstHead: { time: round(worst.time, 1), inHead: worst.inHead, minDepth: round(worst.minDepth) } };
   if (state === 'idle') return figures;
   const peaks = peakFrames(samples, 3, 1);
-  const byCamera: Record<string, { time: number; left: string; right: string }[]> = {};
+  const byCamera: Record<string, { time: number; raised: boolean; left: string; right: string }[]> = {};
   const cutShare: Record<string, number> = {};
   for (const c of cameras) {
-    byCamera[c] = peaks.map((p) => ({ time: round(p.time, 1), left: p.frame[c]![0], right: p.frame[c]![1] }));
+    byCamera[c] = peaks.map((p) => ({ time: round(p.time, 1), raised: p.handTop - restHandTop >= GESTURE_RISE, left: p.frame[c]![0], right: p.frame[c]![1] }));
     cutShare[c] = round(samples.filter((s) => s.frame[c]!.includes('cut')).length / samples.length);
   }
   return { ...figures, peaks: byCamera, cutShare };
@@ -86,11 +95,27 @@ function faceCamera(avatar: ArtAvatar): PerspectiveCamera {
   const box = headSkinBox(avatar);
   const center = box.getCenter(new Vector3());
   const camera = new PerspectiveCamera(22, TILE.width / TILE.height, 0.05, 20);
-  const distance = ((box.max.y - box.min.y) * 0.7) / Math.tan((11 * Math.PI) / 180);
+  const distance = ((box.max.y - box.min.y) * 0.85) / Math.tan((11 * Math.PI) / 180);
   camera.position.set(center.x, center.y, box.max.z + distance);
   camera.lookAt(center);
   camera.updateMatrixWorld(true);
   return camera;
+}
+
+/** A mask as a tile: set pixels dark on transparent, centred. */
+function maskTile(mask: PixelMask): HTMLCanvasElement {
+  const canvas = document.createElement('canvas');
+  canvas.width = TILE.width;
+  canvas.height = TILE.height;
+  const image = new ImageData(mask.width, mask.height);
+  mask.bits.forEach((b, i) => image.data.set(b ? [40, 40, 60, 255] : [0, 0, 0, 0], i * 4));
+  const scratch = document.createElement('canvas');
+  scratch.width = mask.width;
+  scratch.height = mask.height;
+  scratch.getContext('2d')!.putImageData(image, 0, 0);
+  const size = Math.min(TILE.width, TILE.height);
+  canvas.getContext('2d')!.drawImage(scratch, (TILE.width - size) / 2, (TILE.height - size) / 2, size, size);
+  return canvas;
 }
 
 function changedPixels(a: HTMLCanvasElement, b: HTMLCanvasElement): number {
@@ -143,10 +168,12 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
           const head = headVolume(avatar);
           const animations: Record<string, AnimationFigures> = {};
           const samplesOf: Record<string, AnimationSample[]> = {};
+          avatar.pose(idle, 0, { seed: SEED });
+          const restHandTop = Math.max(...avatar.worldPositions(avatar.handVertices()).map((p) => p.y)) - avatar.bonePosition('head').y;
           for (const state of AnimationStates) {
             for (const [name, factory] of Object.entries(AnimationRegistry[state])) {
               samplesOf[name] = sampleAnimation(avatar, factory, head, cameras, SAMPLING);
-              animations[name] = summarise(state, samplesOf[name]!, Object.keys(cameras));
+              animations[name] = summarise(state, samplesOf[name]!, Object.keys(cameras), restHandTop);
             }
           }
           const springs = measureSprings(avatar, idle);
@@ -169,13 +196,14 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
             ...[...Visemes.slice(1), ...Emotions].map((e) => tile(undefined, 0, face, e)),
             tile('thinking', 2, stageView),
             tile('talking', gestureTime, stageView),
+            maskTile(silhouettes.get(id)!),
           ];
 
           f = {
             materials: avatar.materials,
             handVertices: avatar.handVertices().reduce((n, s) => n + s.indices.length, 0),
             mouth: { ...mouth, litChangePixelsAa: changedPixels(restFace, aaFace) },
-            head: { center: head.center.toArray().map((n) => round(n)), radii: head.radii.toArray().map((n) => round(n)) },
+            head: { center: head.center.toArray().map((n) => round(n)), min: head.extent().min.map((n) => round(n)), max: head.extent().max.map((n) => round(n)) },
             animations,
             springs,
           };
@@ -219,13 +247,13 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
         expect(bad, `${id}: hands inside the head`).to.deep.equal([]);
       });
 
-      it('shows mid-gesture hands whole inside the stage frame (talking and thinking)', () => {
+          it('shows mid-gesture hands whole inside the stage frame, never cut by its edge (talking and thinking)', () => {
         const bad: string[] = [];
         for (const [name, a] of Object.entries(f.animations)) {
           for (const [camera, peaks] of Object.entries(a.peaks ?? {})) {
             for (const p of peaks) {
               const hands = [p.left, p.right];
-              if (hands.includes('cut') || !hands.includes('in')) bad.push(`${camera} ${name} t=${p.time}s: left ${p.left}, right ${p.right}`);
+              if (hands.includes('cut') || (p.raised && !hands.includes('in'))) bad.push(`${camera} ${name} t=${p.time}s${p.raised ? ' (hands raised)' : ''}: left ${p.left}, right ${p.right}`);
             }
           }
         }
@@ -241,6 +269,35 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
       });
     });
   }
+
+  describe('the measures themselves', () => {
+    it('see a hand pushed into the face, and hands out of the frame in the T-pose', async () => {
+      const vrm = await loadVrm(url(IDS[0]));
+      try {
+        const avatar = new ArtAvatar(vrm);
+        const cameras = { stage: await stageCamera(url(IDS[0]), 240, 320) };
+        const head = headVolume(avatar);
+        // Right wrist 8 cm above the head bone and 5 cm forward (mid-face), fingers pointing up: through the face.
+        const intoFace: AnimationFactory = ({ rig }) => ({
+          name: 'hand-into-face',
+          evaluate(_time, pose) {
+            const { position } = rig.worldTransform(pose, 'head');
+            solveArmIk(rig, pose, 'right', position.add(new Vector3(0, 0.08, 0.05)), new Vector3(0, -1, 0.5), new Vector3(0, 1, 0));
+          },
+        });
+        const tPose: AnimationFactory = () => ({ name: 't-pose', evaluate: () => undefined });
+        const options = { seconds: 0.1, step: 0.1, seed: SEED };
+        const [face] = sampleAnimation(avatar, intoFace, head, cameras, options);
+        const [rest] = sampleAnimation(avatar, tPose, head, cameras, options);
+        expect(face!.inHead, 'hand vertices inside the head').to.be.greaterThan(0);
+        expect(face!.frame['stage']![1], 'the right hand at the face is in the frame').to.equal('in');
+        expect(rest!.inHead, 'T-pose hands inside the head').to.equal(0);
+        expect(rest!.frame['stage'], 'T-pose hands (arms out) outside a 3:4 head-and-shoulders frame').to.deep.equal(['out', 'out']);
+      } finally {
+        VRMUtils.deepDispose(vrm.scene);
+      }
+    });
+  });
 
   describe('the six side by side', () => {
     it(`have head-and-hair silhouettes that differ pairwise (IoU ≤ ${SILHOUETTE_MAX_IOU})`, () => {
