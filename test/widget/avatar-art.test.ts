@@ -25,7 +25,7 @@ import {
 } from './support/art-measurements.js';
 import { contactSheet, type SheetRow } from './support/contact-sheet.js';
 import type { PixelMask } from './support/pixel-mask.js';
-import { stageCamera } from './support/stage-camera.js';
+import { readStageView } from './support/stage-view.js';
 
 // The "done when" of issue 16, measured on the committed preset avatars in Chromium (SwiftShader):
 // each avatar loaded by the widget's loader, posed by the widget's own animations at fixed times,
@@ -36,6 +36,8 @@ const IDS = ['luna-001', 'atlas-002', 'sofia-003', 'kenji-004', 'maya-005', 'ori
 const url = (id: string) => `/assets/avatars/${id}.vrm`;
 /** Stage sizes whose framing camera the gesture hands must fit: AvatarStage's own 3:4 default and the widget's 360 px stage in a 480 px element. */
 const STAGES = { 'stage 240×320': [240, 320], 'widget 480×360': [480, 360] } as const;
+/** The stage whose camera, lights and colour settings draw the contact sheet's upper-body tiles (same aspect as a tile). */
+const SHEET_STAGE = 'stage 240×320';
 const TILE = { width: 150, height: 200 } as const;
 const COLUMNS = ['rest', ...Visemes, ...Emotions, 'thinking', 'gesture', 'head+hair mask'];
 const SEED = 1;
@@ -160,7 +162,11 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
         renderer.show(avatar);
         try {
           const cameras: Record<string, Camera> = {};
-          for (const [name, [w, h]] of Object.entries(STAGES)) cameras[name] = await stageCamera(url(id), w, h);
+          for (const [name, [w, h]] of Object.entries(STAGES)) {
+            const view = await readStageView(url(id), w, h);
+            cameras[name] = view.camera;
+            if (name === SHEET_STAGE) renderer.adopt(view);
+          }
           const idle = resolveAnimation('idle', DefaultAnimations.idle);
 
           const mouth = measureMouth(renderer, avatar);
@@ -179,7 +185,7 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
           const springs = measureSprings(avatar, idle);
 
           // Contact sheet row: lit as on the stage; hair settled by fixed spring steps.
-          const stageView = cameras['stage 240×320']!;
+          const stageView = cameras[SHEET_STAGE]!;
           const face = faceCamera(avatar);
           const tile = (animation: AnimationState | undefined, time: number, camera: Camera, expression?: string) => {
             const factory = animation ? resolveAnimation(animation, DefaultAnimations[animation]) : idle;
@@ -213,7 +219,7 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
             title: id,
             notes: [
               `aa/rest ${round(mouth.aaToRest, 1)}× (${mouth.visemePixels['aa']}/${mouth.restPixels} px)`,
-              `aa width ${round(mouth.aaWidthShare * 100, 0)}% of face`,
+              `aa opening ${round(mouth.aaWidthShare * 100, 0)}%, lips ${round((mouth.aaMovedWidth / Math.max(1e-6, mouth.faceWidth)) * 100, 0)}% of face`,
               `hand verts in head ≤ ${worstHead}`,
               `hair move ${round(springs.hairMove * 1000, 1)} mm (${springs.hairJoints} joints)`,
               `gesture t=${round(gestureTime, 1)} s, thinking t=2 s`,
@@ -275,7 +281,7 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
       const vrm = await loadVrm(url(IDS[0]));
       try {
         const avatar = new ArtAvatar(vrm);
-        const cameras = { stage: await stageCamera(url(IDS[0]), 240, 320) };
+        const cameras = { stage: (await readStageView(url(IDS[0]), 240, 320)).camera };
         const head = headVolume(avatar);
         // Right wrist 8 cm above the head bone and 5 cm forward (mid-face), fingers pointing up: through the face.
         const intoFace: AnimationFactory = ({ rig }) => ({

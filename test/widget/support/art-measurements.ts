@@ -39,12 +39,16 @@ export interface MouthFigures {
   readonly aaToRest: number;
   /** Widest row of visible mouth interior per viseme, metres. */
   readonly openingWidth: Record<string, number>;
-  /** Width of the head's skin across the face at the mouth's height (±1 cm), metres. */
+  /** Width of the head's skin across the face at the mouth's height (±1 cm), in front of the head's middle, metres. */
   readonly faceWidth: number;
+  /** The same band's full width, ears and back of the head included, metres (for reference). */
+  readonly headWidth: number;
   /** openingWidth.aa / faceWidth. */
   readonly aaWidthShare: number;
   /** Height (world y) of the mouth: centroid of the vertices the `aa` morph moves > 1 mm. */
   readonly mouthY: number;
+  /** Width (x) of what the `aa` morph moves > 1 mm: the lips' span, with or without a mouth interior. */
+  readonly aaMovedWidth: number;
   readonly metresPerPixel: number;
 }
 
@@ -62,22 +66,35 @@ export function measureMouth(renderer: ArtRenderer, avatar: ArtAvatar): MouthFig
   const open = avatar.worldPositions(everything);
   let moved = 0;
   let sumY = 0;
+  let movedMin = Infinity;
+  let movedMax = -Infinity;
   open.forEach((p, i) => {
     if (p.distanceTo(rest[i]!) > 0.001) {
       moved++;
       sumY += (p.y + rest[i]!.y) / 2;
+      movedMin = Math.min(movedMin, p.x);
+      movedMax = Math.max(movedMax, p.x);
     }
   });
   const mouthY = moved > 0 ? sumY / moved : skin.min.y + (skin.max.y - skin.min.y) * 0.2;
+  // Face width: the skin across the face at the mouth's height (±1 cm), in front of the head's
+  // middle (ears and the back of the head left out).
+  const middleZ = skin.getCenter(new Vector3()).z;
   let minX = Infinity;
   let maxX = -Infinity;
+  let headMin = Infinity;
+  let headMax = -Infinity;
   avatar.pose(undefined, 0);
   for (const p of avatar.worldPositions(avatar.headSkinVertices())) {
     if (Math.abs(p.y - mouthY) > 0.01) continue;
+    headMin = Math.min(headMin, p.x);
+    headMax = Math.max(headMax, p.x);
+    if (p.z < middleZ) continue;
     minX = Math.min(minX, p.x);
     maxX = Math.max(maxX, p.x);
   }
   const faceWidth = maxX > minX ? maxX - minX : 0;
+  const headWidth = headMax > headMin ? headMax - headMin : 0;
 
   const half = 0.15;
   const camera = frontCamera(new Vector3(skin.getCenter(new Vector3()).x, mouthY, skin.getCenter(new Vector3()).z), half);
@@ -103,8 +120,10 @@ export function measureMouth(renderer: ArtRenderer, avatar: ArtAvatar): MouthFig
     aaToRest: visemePixels['aa']! / Math.max(1, restPixels),
     openingWidth,
     faceWidth,
+    headWidth,
     aaWidthShare: faceWidth > 0 ? openingWidth['aa']! / faceWidth : 0,
     mouthY,
+    aaMovedWidth: movedMax > movedMin ? movedMax - movedMin : 0,
     metresPerPixel,
   };
 }

@@ -1,6 +1,6 @@
-import { Color, DoubleSide, Material, MeshBasicMaterial, Scene, WebGLRenderer, WebGLRenderTarget, type Camera, type Plane } from 'three';
-import { addStageLighting } from '../../../widget/stage/stage-lighting.js';
+import { Color, DoubleSide, Material, MeshBasicMaterial, Scene, WebGLRenderer, WebGLRenderTarget, type Camera, type Light, type Plane } from 'three';
 import type { ArtAvatar } from './art-avatar.js';
+import type { StageView } from './stage-view.js';
 
 /** How one surface material is drawn in a flat render: a colour, optionally clipped. */
 export interface FlatPaint {
@@ -10,20 +10,32 @@ export interface FlatPaint {
 }
 
 /**
- * Renders one avatar at a time, either lit as on the stage (the stage's own lighting, three.js's
- * default colour management, transparent background) or flat (every surface material replaced by
- * one colour, outlines hidden, depth kept) for pixel measurements.
+ * Renders one avatar at a time, either lit as on the stage (the lights and colour settings read
+ * from a real stage with `adopt`, transparent background) or flat (every surface material
+ * replaced by one colour, outlines hidden, depth kept) for pixel measurements.
  */
 export class ArtRenderer {
   readonly renderer: WebGLRenderer;
   readonly scene = new Scene();
-  readonly #removeLights: () => void;
+  #lights: readonly Light[] = [];
 
   constructor() {
     this.renderer = new WebGLRenderer({ alpha: true, antialias: false, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(1);
     this.renderer.localClippingEnabled = true;
-    this.#removeLights = addStageLighting(this.scene);
+  }
+
+  /** Renders lit frames with the stage's lights and colour settings from now on. */
+  adopt(view: StageView): void {
+    for (const l of this.#lights) {
+      this.scene.remove(l);
+      l.dispose();
+    }
+    this.#lights = view.lights.map((l) => l.clone());
+    for (const l of this.#lights) this.scene.add(l);
+    this.renderer.outputColorSpace = view.outputColorSpace;
+    this.renderer.toneMapping = view.toneMapping;
+    this.renderer.toneMappingExposure = view.toneMappingExposure;
   }
 
   show(avatar: ArtAvatar): void {
@@ -59,7 +71,7 @@ export class ArtRenderer {
     for (const p of avatar.primitives) {
       const look = paint(p.material);
       const flat = look
-        ? new MeshBasicMaterial({ color: new Color(look.color), side: DoubleSide, clippingPlanes: look.clip ? [...look.clip] : null })
+        ? new MeshBasicMaterial({ color: new Color(look.color), side: DoubleSide, toneMapped: false, clippingPlanes: look.clip ? [...look.clip] : null })
         : hidden;
       if (look) made.push(flat);
       // Outline passes (three-vrm adds them as a second material) are hidden: they would widen silhouettes.
@@ -84,7 +96,7 @@ export class ArtRenderer {
   }
 
   dispose(): void {
-    this.#removeLights();
+    for (const l of this.#lights) l.dispose();
     this.renderer.dispose();
     this.renderer.forceContextLoss();
   }
