@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { VRMUtils } from '@pixiv/three-vrm';
-import { PerspectiveCamera, Vector3, type Camera } from 'three';
+import { VRMSpringBoneJoint, VRMSpringBoneManager, VRMUtils, type VRM } from '@pixiv/three-vrm';
+import { Object3D, PerspectiveCamera, Vector3, type Camera } from 'three';
 import { AnimationRegistry, AnimationStates, DefaultAnimations, resolveAnimation, type AnimationState } from '../../widget/stage/animations/animation-registry.js';
 import type { AnimationFactory } from '../../widget/stage/animations/avatar-animation.js';
 import { solveArmIk } from '../../widget/stage/animations/two-bone-ik.js';
@@ -299,6 +299,34 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
         expect(face!.frame['stage']![1], 'the right hand at the face is in the frame').to.equal('in');
         expect(rest!.inHead, 'T-pose hands inside the head').to.equal(0);
         expect(rest!.frame['stage'], 'T-pose hands (arms out) outside a 3:4 head-and-shoulders frame').to.deep.equal(['out', 'out']);
+      } finally {
+        VRMUtils.deepDispose(vrm.scene);
+      }
+    });
+
+    it('report a model without springs, and see a spring-bone strand move when the head turns', async () => {
+      const vrm = await loadVrm(url(IDS[0]));
+      try {
+        const idle = resolveAnimation('idle', DefaultAnimations.idle);
+        const head = vrm.humanoid.getRawBoneNode('head')!;
+        // A strand of three bones behind the head, rigid first.
+        const strand = [new Object3D(), new Object3D(), new Object3D()];
+        strand.forEach((bone, i) => {
+          bone.name = `hairTest${i}`;
+          bone.position.set(0, i === 0 ? 0.12 : -0.08, i === 0 ? -0.1 : 0);
+          (i === 0 ? head : strand[i - 1]!).add(bone);
+        });
+        const rigid = measureSprings(new ArtAvatar(vrm), idle);
+        expect(rigid.hasSpringBones, 'no springs yet').to.equal(false);
+        const manager = new VRMSpringBoneManager();
+        const settings = { hitRadius: 0.02, stiffness: 0.6, gravityPower: 0.3, gravityDir: new Vector3(0, -1, 0), dragForce: 0.4 };
+        manager.addJoint(new VRMSpringBoneJoint(strand[0]!, strand[1]!, settings));
+        manager.addJoint(new VRMSpringBoneJoint(strand[1]!, strand[2]!, settings));
+        manager.setInitState();
+        (vrm as { springBoneManager?: VRMSpringBoneManager } & VRM).springBoneManager = manager;
+        const springy = measureSprings(new ArtAvatar(vrm), idle);
+        expect(springy.hairJoints).to.equal(2);
+        expect(springy.hairMove, 'strand moves relative to the head').to.be.at.least(HAIR_MIN_MOVE);
       } finally {
         VRMUtils.deepDispose(vrm.scene);
       }

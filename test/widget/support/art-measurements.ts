@@ -245,9 +245,11 @@ export function measureSprings(avatar: ArtAvatar, idle: AnimationFactory): Sprin
   avatar.pose(idle, 0);
   manager.reset();
   avatar.step(60);
+  // A joint's own origin is fixed to its parent; what swings is its child (the next bone, or the tip).
+  const tips = [...new Set(hair.flatMap((j) => (j.child ? [j.bone, j.child] : [j.bone])))];
   const headFrame = () => {
     const inverse = avatar.bone('head').matrixWorld.clone().invert();
-    return hair.map((j) => j.bone.getWorldPosition(new Vector3()).applyMatrix4(inverse));
+    return tips.map((o) => o.getWorldPosition(new Vector3()).applyMatrix4(inverse));
   };
   const before = headFrame();
   avatar.vrm.humanoid.getNormalizedBoneNode('head')!.rotateY(0.5);
