@@ -1,6 +1,6 @@
 import { Matrix4, Vector3, type Material, type Object3D, type SkinnedMesh } from 'three';
 import type { VRM, VRMHumanBoneName } from '@pixiv/three-vrm';
-import type { AnimationFactory } from '../../../widget/stage/animations/avatar-animation.js';
+import type { AnimationContext, AnimationFactory } from '../../../widget/stage/animations/avatar-animation.js';
 import { HumanoidRig } from '../../../widget/stage/animations/humanoid-rig.js';
 import { createPose, resetPose, type Pose } from '../../../widget/stage/animations/pose.js';
 
@@ -74,7 +74,7 @@ export class ArtAvatar {
    */
   pose(animation: AnimationFactory | undefined, time: number, options: { expression?: string; seed?: number } = {}): void {
     resetPose(this.#pose);
-    animation?.({ rig: this.rig, seed: options.seed ?? 1 }).evaluate(time, this.#pose);
+    animation?.(this.#context(options.seed ?? 1)).evaluate(time, this.#pose);
     this.vrm.humanoid.resetNormalizedPose();
     this.rig.apply(this.#pose);
     if (this.vrm.lookAt) {
@@ -91,6 +91,11 @@ export class ArtAvatar {
     }
     this.vrm.update(0);
     this.vrm.scene.updateMatrixWorld(true);
+  }
+
+  /** What an animation factory gets: the same as on the stage (`AnimationBlender`), with a fixed seed. */
+  #context(seed: number): AnimationContext {
+    return { rig: this.rig, seed };
   }
 
   /** Advances springs and the rest by fixed steps (1/30 s each): deterministic settling. */
