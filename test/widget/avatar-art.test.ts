@@ -47,6 +47,8 @@ const SILHOUETTE_MAX_IOU = 0.85;
 const MOUTH_MIN_RATIO = 8;
 const MOUTH_MIN_WIDTH_SHARE = 0.25;
 const HAIR_MIN_MOVE = 0.005;
+/** Pixels of a face close-up tile an expression at 1.0 must change (≈ 0.3 % of the tile). */
+const EXPRESSION_MIN_CHANGE = 100;
 /** A hand raised this much (metres) above where it hangs at rest is gesturing, and must be seen. */
 const GESTURE_RISE = 0.15;
 
@@ -68,7 +70,11 @@ interface AnimationFigures {
 interface AvatarFigures {
   readonly materials: string[];
   readonly handVertices: number;
-  readonly mouth: MouthFigures & { litChangePixelsAa: number };
+  readonly mouth: MouthFigures;
+  /** Pixels of the lit face close-up that change from rest at each viseme and emotion (1.0); missing expressions are left out. */
+  readonly expressionChange: Record<string, number>;
+  /** Viseme and emotion presets the model does not have. */
+  readonly missingExpressions: string[];
   /** Head volume (head bone frame, metres): centre and extent along the axes. */
   readonly head: { center: number[]; min: number[]; max: number[] };
   readonly animations: Record<string, AnimationFigures>;
@@ -194,12 +200,21 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
             return renderer.lit(camera, TILE.width, TILE.height);
           };
           const restFace = tile(undefined, 0, face);
-          const aaFace = tile(undefined, 0, face, 'aa');
+          const expressionChange: Record<string, number> = {};
+          const missingExpressions: string[] = [];
+          const faces = [...Visemes, ...Emotions].map((e) => {
+            if (!vrm.expressionManager?.getExpression(e)) {
+              missingExpressions.push(e);
+              return restFace;
+            }
+            const t = tile(undefined, 0, face, e);
+            expressionChange[e] = changedPixels(restFace, t);
+            return t;
+          });
           const gestureTime = peakFrames(samplesOf[DefaultAnimations.talking]!, 1, 1)[0]!.time;
           const tiles = [
             tile(undefined, 0, stageView),
-            aaFace,
-            ...[...Visemes.slice(1), ...Emotions].map((e) => tile(undefined, 0, face, e)),
+            ...faces,
             tile('thinking', 2, stageView),
             tile('talking', gestureTime, stageView),
             maskTile(silhouettes.get(id)!),
@@ -208,7 +223,9 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
           f = {
             materials: avatar.materials,
             handVertices: avatar.handVertices().reduce((n, s) => n + s.indices.length, 0),
-            mouth: { ...mouth, litChangePixelsAa: changedPixels(restFace, aaFace) },
+            mouth,
+            expressionChange,
+            missingExpressions,
             head: { center: head.center.toArray().map((n) => round(n)), min: head.extent().min.map((n) => round(n)), max: head.extent().max.map((n) => round(n)) },
             animations,
             springs,
@@ -243,6 +260,12 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
         expect(f.mouth.faceWidth, `${id}: no head skin found at the mouth's height`).to.be.greaterThan(0);
         const { openingWidth, faceWidth } = f.mouth;
         expect(f.mouth.aaWidthShare, `${id}: opening at aa ${round(openingWidth['aa']! * 100, 1)} cm wide, face ${round(faceWidth * 100, 1)} cm`).to.be.at.least(MOUTH_MIN_WIDTH_SHARE);
+      });
+
+      it(`changes the face visibly at each viseme and emotion (≥ ${EXPRESSION_MIN_CHANGE} px of a ${TILE.width}×${TILE.height} close-up)`, () => {
+        expect(f.missingExpressions, `${id}: expressions missing`).to.deep.equal([]);
+        const faint = Object.entries(f.expressionChange).filter(([, n]) => n < EXPRESSION_MIN_CHANGE).map(([e, n]) => `${e} ${n} px`);
+        expect(faint, `${id}: expressions that barely change the face`).to.deep.equal([]);
       });
 
       it('keeps every hand and finger vertex out of the head in every sampled pose', () => {
