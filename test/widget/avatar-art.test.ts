@@ -237,7 +237,7 @@ describe('avatar art: the six presets on the stage (issue 16, "done when")', fun
             notes: [
               `aa/rest ${round(mouth.aaToRest, 1)}× (${mouth.visemePixels['aa']}/${mouth.restPixels} px)`,
               `aa opening ${round(mouth.aaWidthShare * 100, 0)}%, lips ${round((mouth.aaMovedWidth / Math.max(1e-6, mouth.faceWidth)) * 100, 0)}% of face`,
-              `hand verts in head ≤ ${worstHead}`,
+              `hand verts in head: max ${worstHead}`,
               `hair move ${round(springs.hairMove * 1000, 1)} mm (${springs.hairJoints} joints)`,
               `gesture t=${round(gestureTime, 1)} s, thinking t=2 s`,
               `materials ${avatar.materials.join(' ')}`,
