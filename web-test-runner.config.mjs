@@ -4,10 +4,10 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter } from '@web/test-runner';
 import { summaryReporter } from './test/support/wtr-summary-reporter.mjs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { browserMappedPath } from './rollup.config.mjs';
 
 const CHROMIUM_ARGS = [
@@ -125,11 +125,35 @@ function browserFileMapPlugin() {
   };
 }
 
+/**
+ * `executeServerCommand('write-artifact', { name, dataUrl } | { name, text })`: writes a file a
+ * browser test produced (a contact sheet, measured figures) into `test-artifacts/` (git-ignored).
+ * Names are plain file names; anything with a path or odd characters is refused.
+ */
+function artifactWriterPlugin() {
+  return {
+    name: 'test-artifact-writer',
+    async executeCommand({ command, payload }) {
+      if (command !== 'write-artifact') return undefined;
+      const { name, dataUrl, text } = payload ?? {};
+      if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/i.test(name) || basename(name) !== name) throw new Error(`write-artifact: bad name ${JSON.stringify(name)}`);
+      let bytes;
+      if (typeof text === 'string') bytes = Buffer.from(text, 'utf8');
+      else if (typeof dataUrl === 'string' && /^data:[^;,]+;base64,/.test(dataUrl)) bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+      else throw new Error('write-artifact: give text or a base64 data URL');
+      const dir = join(process.cwd(), 'test-artifacts');
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, name), bytes);
+      return { path: relative(process.cwd(), join(dir, name)), bytes: bytes.length };
+    },
+  };
+}
+
 export default {
   files: 'test/widget/**/*.test.ts',
   // Browser production builds (socket.io-client's esm, not its Node / development esm-debug build).
   nodeResolve: { browser: true, exportConditions: ['browser', 'production'] },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), avatarServerPlugin(), browserFileMapPlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), avatarServerPlugin(), browserFileMapPlugin(), artifactWriterPlugin()],
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS },
