@@ -1,6 +1,7 @@
 import { Matrix4, Vector3, type Material, type Object3D, type SkinnedMesh } from 'three';
 import type { VRM, VRMHumanBoneName } from '@pixiv/three-vrm';
 import type { AnimationContext, AnimationFactory } from '../../../widget/stage/animations/avatar-animation.js';
+import { measureBody, type BodyMeasures } from '../../../widget/stage/animations/body-measures.js';
 import { HumanoidRig } from '../../../widget/stage/animations/humanoid-rig.js';
 import { createPose, resetPose, type Pose } from '../../../widget/stage/animations/pose.js';
 
@@ -36,6 +37,8 @@ export class ArtAvatar {
   readonly primitives: readonly ArtPrimitive[];
   readonly #pose: Pose = createPose();
   readonly #boneNames = new Map<Object3D, string>();
+  /** Measured once in the rest pose, as the stage does at load. */
+  readonly #body: BodyMeasures;
 
   constructor(vrm: VRM) {
     this.vrm = vrm;
@@ -50,6 +53,8 @@ export class ArtAvatar {
     });
     this.primitives = primitives;
     for (const [name, bone] of Object.entries(vrm.humanoid.rawHumanBones)) if (bone) this.#boneNames.set(bone.node, name);
+    vrm.scene.updateMatrixWorld(true);
+    this.#body = measureBody(vrm);
   }
 
   /** Names of the surface materials, in scene order. */
@@ -95,7 +100,7 @@ export class ArtAvatar {
 
   /** What an animation factory gets: the same as on the stage (`AnimationBlender`), with a fixed seed. */
   #context(seed: number): AnimationContext {
-    return { rig: this.rig, seed };
+    return { rig: this.rig, seed, body: this.#body };
   }
 
   /** Advances springs and the rest by fixed steps (1/30 s each): deterministic settling. */
