@@ -19,13 +19,14 @@ export interface TubeRows {
 /**
  * Lofts elliptical rings along a path. `upHint` fixes the ring orientation (it only has to be
  * non-parallel to the path). `exponent` > 2 squares the section off (superellipse).
- * With `caps`, each end gets a rounded dome (extra shrinking rings and a pole).
+ * With `caps`, each end gets a rounded dome (extra shrinking rings and a pole); `caps: 'end'` rounds
+ * only the far end (a limb whose root is hidden inside the torso).
  */
 export function tubeRows(
   rings: readonly TubeRing[],
   cols: number,
   upHint: Vec3,
-  opts: { readonly caps?: boolean; readonly exponent?: number; readonly phase?: number } = {},
+  opts: { readonly caps?: boolean | 'end'; readonly exponent?: number; readonly phase?: number } = {},
 ): TubeRows {
   const n = rings.length;
   const e = opts.exponent ?? 2;
@@ -48,7 +49,7 @@ export function tubeRows(
 
   const rows: Vec3[][] = [];
   const domeSteps = [0.45, 0.75, 0.93] as const;
-  if (opts.caps) {
+  if (opts.caps === true) {
     const r = rings[0]!;
     const f = frame(0);
     const depth = Math.min(r.rx, r.ry);
@@ -68,11 +69,9 @@ export function tubeRows(
     }
     const first = rings[0]!;
     const f0 = frame(0);
-    return {
-      rows,
-      startPole: sub(first.center, scale(f0.t, Math.min(first.rx, first.ry))),
-      endPole: add(r.center, scale(f.t, depth)),
-    };
+    const endPole = add(r.center, scale(f.t, depth));
+    if (opts.caps === 'end') return { rows, endPole };
+    return { rows, startPole: sub(first.center, scale(f0.t, Math.min(first.rx, first.ry))), endPole };
   }
   return { rows };
 }
