@@ -10,8 +10,8 @@ type Side = 'left' | 'right';
 const SIDES = ['left', 'right'] as const;
 
 /**
- * Both arms: a set-in sleeve that starts inside the shoulder (no dome at the joint, so the sleeve
- * meets the torso instead of ballooning over it), a hem, bare forearms and five-fingered hands.
+ * Both arms: a set-in sleeve whose closed root sits deep inside the shoulder (no dome at the
+ * joint, so the sleeve meets the torso instead of ballooning over it), a hem, bare forearms and five-fingered hands.
  */
 export function buildArms(ctx: BuildContext): void {
   for (const side of SIDES) buildArm(ctx, side);
@@ -26,11 +26,11 @@ function buildArm(ctx: BuildContext, side: Side): void {
   const hd = Math.abs(P[`${side}Hand`][0]);
   const y = P[`${side}UpperArm`][1];
   const r0 = 0.037 * k * spec.body.limb;
-  const root = ua - 0.05 * k;
+  const root = ua - 0.075 * k;
   const radius = (u: number): number =>
     profile(
       [
-        [root, r0 * 0.92],
+        [root, r0 * 0.8],
         [ua, r0],
         [ua + 0.35 * (la - ua), r0 * 0.8],
         [la, r0 * 0.64],
@@ -55,7 +55,7 @@ function buildArm(ctx: BuildContext, side: Side): void {
     if (hasSleeve && Math.abs(u - sleeveEnd + 0.002 * k) < 1e-6) r += 0.002 * k;
     const z = profile([[ua, P[`${side}UpperArm`][2]], [la, P[`${side}LowerArm`][2]], [hd, P[`${side}Hand`][2]]], u);
     // The root sinks a little so the sleeve's top line runs into the shoulder slope.
-    const drop = 0.012 * k * smoothstep(ua, root, u);
+    const drop = 0.018 * k * smoothstep(ua, root, u);
     return { center: [sgn * u, y - drop, z], rx: r * 1.04, ry: r };
   });
   const cuff = shadeColor(sleeveColor, 0.6);
@@ -68,13 +68,14 @@ function buildArm(ctx: BuildContext, side: Side): void {
     if (mid > sleeveEnd - 0.014 * k && spec.outfit.sleeve > 0.7) return palette.topAccent;
     return crease(mid) ? shadeColor(sleeveColor, 0.88) : sleeveColor;
   });
-  const last = bands[bands.length - 1]!;
-  const chain = [`${side}UpperArm`, `${side}LowerArm`, `${side}Hand`] as const;
+  // The root inside the torso follows the shoulder, not the upper arm, so a lowered arm does
+  // not lever it up through the top of the shoulder.
+  const chain = [`${side}Shoulder`, `${side}UpperArm`, `${side}LowerArm`, `${side}Hand`] as const;
   addGrid(ctx.builder, 'body', {
-    ...tubeRows(rings, 18, [0, 1, 0], { caps: 'end' }),
-    bands: [...bands, last, last, last],
+    ...tubeRows(rings, 18, [0, 1, 0], { caps: true }),
+    bands: cappedBands(bands),
     wrap: true,
-    skin: (p) => chainWeights(chain, [ua, la, hd], Math.abs(p[0]), 0.03 * k),
+    skin: (p) => chainWeights(chain, [0, ua - 0.025 * k, la, hd], Math.abs(p[0]), 0.03 * k),
   });
   buildHand(ctx, side);
 }

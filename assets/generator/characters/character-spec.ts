@@ -1,7 +1,7 @@
 import type { Hex } from '../geometry/color.js';
 
-/** Hair silhouettes the hair builder knows; each adds shells, locks or spikes on the scalp. */
-export type HairStyle = 'bob' | 'ponytail' | 'bun' | 'spiky' | 'long-wavy' | 'short-neat' | 'receding';
+/** Hair silhouettes the hair builder knows; each adds locks (and springs) over the scalp shell. */
+export type HairStyle = 'ponytail' | 'bun' | 'textured' | 'long-wavy' | 'short-neat' | 'receding';
 
 /** Fringe over the forehead. */
 export type Bangs = 'none' | 'side-swept' | 'full' | 'parted';

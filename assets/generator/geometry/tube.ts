@@ -19,14 +19,13 @@ export interface TubeRows {
 /**
  * Lofts elliptical rings along a path. `upHint` fixes the ring orientation (it only has to be
  * non-parallel to the path). `exponent` > 2 squares the section off (superellipse).
- * With `caps`, each end gets a rounded dome (extra shrinking rings and a pole); `caps: 'end'` rounds
- * only the far end (a limb whose root is hidden inside the torso).
+ * With `caps`, each end gets a rounded dome (extra shrinking rings and a pole).
  */
 export function tubeRows(
   rings: readonly TubeRing[],
   cols: number,
   upHint: Vec3,
-  opts: { readonly caps?: boolean | 'end'; readonly exponent?: number; readonly phase?: number } = {},
+  opts: { readonly caps?: boolean; readonly exponent?: number; readonly phase?: number } = {},
 ): TubeRows {
   const n = rings.length;
   const e = opts.exponent ?? 2;
@@ -49,7 +48,7 @@ export function tubeRows(
 
   const rows: Vec3[][] = [];
   const domeSteps = [0.45, 0.75, 0.93] as const;
-  if (opts.caps === true) {
+  if (opts.caps) {
     const r = rings[0]!;
     const f = frame(0);
     const depth = Math.min(r.rx, r.ry);
@@ -69,9 +68,11 @@ export function tubeRows(
     }
     const first = rings[0]!;
     const f0 = frame(0);
-    const endPole = add(r.center, scale(f.t, depth));
-    if (opts.caps === 'end') return { rows, endPole };
-    return { rows, startPole: sub(first.center, scale(f0.t, Math.min(first.rx, first.ry))), endPole };
+    return {
+      rows,
+      startPole: sub(first.center, scale(f0.t, Math.min(first.rx, first.ry))),
+      endPole: add(r.center, scale(f.t, depth)),
+    };
   }
   return { rows };
 }

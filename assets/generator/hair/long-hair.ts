@@ -1,0 +1,69 @@
+import type { BuildContext } from '../characters/build-context.js';
+import { sphereDir } from '../geometry/head-shape.js';
+import { add, profile, smoothstep, type Vec3 } from '../geometry/vec3.js';
+import { addHairChain, mixWeights, SOFT_HAIR, type HairChain } from './hair-chain.js';
+
+/** Long locks sway, but stiffly enough that a head turn never swings them across the face. */
+const LONG_HAIR = { ...SOFT_HAIR, stiffness: 1.8, drag: 0.55 };
+import { addLock, curve } from './hair-lock.js';
+import { hairShine, wrapPi } from './scalp.js';
+
+const TAU = 2 * Math.PI;
+
+/**
+ * Long hair (Maya): locks leave the scalp below the crown all round the back and sides and fall
+ * past the shoulders in soft waves, behind the shoulders at the back, framing the face at the
+ * front. Six springs around the head carry them; a lock blends between its two nearest springs.
+ */
+export function buildLongHair(ctx: BuildContext): void {
+  const { spec, skeleton } = ctx;
+  const r = skeleton.headRadius;
+  const open = 1.25;
+  const count = 20;
+  const wavy = spec.hair.style === 'long-wavy';
+  const chainPhis = [open + 0.1, 1.9, 2.65, TAU - 2.65, TAU - 1.9, TAU - open - 0.1];
+  const chains: HairChain[] = chainPhis.map((phi, i) =>
+    addHairChain(ctx, `Long${i + 1}`, lockPath(ctx, phi, 0, 10, wavy).filter((_, k) => k >= 3 && k % 2 === 1), LONG_HAIR),
+  );
+  for (let i = 0; i < count; i++) {
+    const phi = open + ((TAU - 2 * open) * (i + 0.5)) / count;
+    const path = lockPath(ctx, phi, i, 10, wavy);
+    let c = 0;
+    while (c < chainPhis.length - 2 && chainPhis[c + 1]! < phi) c++;
+    const f = smoothstep(chainPhis[c]!, chainPhis[c + 1]!, phi);
+    const a = chains[c]!;
+    const b = chains[c + 1]!;
+    const w0 = r * ((TAU - 2 * open) / count) * 1.6;
+    addLock(ctx, {
+      path,
+      width: (t) => w0 * (1 + 0.25 * Math.sin(Math.PI * Math.min(1, t * 1.5))) * (1 - 0.75 * t ** 2.2),
+      thickness: (t) => r * 0.07 * (1 - 0.5 * t),
+      twist: (t) => 0.25 * Math.sin(t * 5 + i),
+      shine: (t, s) => hairShine(1.2 + t * 1.3, phi + 0.1 * s, t),
+      skin: (p) => mixWeights(a.skinByHeight(p[1]), b.skinByHeight(p[1]), f),
+    });
+  }
+}
+
+/** The centre line of a long lock at `phi`: over the scalp, then down with a wave. */
+function lockPath(ctx: BuildContext, phi: number, i: number, samples: number, wavy: boolean): Vec3[] {
+  const { head, spec, skeleton } = ctx;
+  const r = skeleton.headRadius;
+  const a = wrapPi(phi);
+  const vol = spec.hair.volume;
+  const attach = profile([[1.25, 1.25], [1.6, 1.3], [Math.PI, 1.45]], a);
+  const len = profile([[1.25, 2.2 * r], [1.9, spec.hair.length * 0.92], [Math.PI, spec.hair.length]], a) + 0.06 * r * ((i * 7) % 3);
+  const out: Vec3 = [Math.sin(phi), 0, Math.cos(phi)];
+  const keys: Vec3[] = [];
+  keys.push(head.surface(sphereDir(attach - 0.55, phi), 0.03 + 0.06 * vol));
+  keys.push(head.surface(sphereDir(attach, phi), 0.05 + 0.1 * vol));
+  const base = keys[1]!;
+  const back = smoothstep(1.6, Math.PI, a);
+  for (const f of [0.25, 0.5, 0.75, 1]) {
+    const flare = 0.22 * r * Math.sin(Math.min(1, f * 1.5) * Math.PI * 0.5) * vol;
+    const wave = wavy ? 0.07 * r * Math.sin(f * 8 + phi * 3) : 0;
+    const drift = back * 0.5 * r * smoothstep(0.1, 0.8, f);
+    keys.push(add(base, [out[0] * (flare + wave), -len * f, out[2] * (flare + wave) - drift]));
+  }
+  return curve(keys, samples);
+}
