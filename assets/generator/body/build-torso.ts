@@ -103,7 +103,10 @@ export function torsoShape(ctx: BuildContext): TorsoShape {
   return { point, front, bottomY, topY, waistY: 0.548 * h, skin };
 }
 
-/** Torso skin: trousers / skirt waistband below, the top (or jacket) above, a belt between. */
+/**
+ * Torso skin: trousers / skirt waistband below, the top (or jacket) above, a belt between, and a
+ * knitted hem on the top (alternating narrow bands) so the garment has an edge, not just a colour.
+ */
 export function buildTorso(ctx: BuildContext, torso: TorsoShape): void {
   const { spec, palette } = ctx;
   const h = spec.height;
@@ -117,7 +120,10 @@ export function buildTorso(ctx: BuildContext, torso: TorsoShape): void {
     const t = i / rowsCount;
     ys.push(torso.bottomY + (torso.topY - torso.bottomY) * (1 - (1 - t) ** 1.15));
   }
-  ys.push(beltLow, beltHigh);
+  const ribs = 4;
+  const rib = 0.0045 * h;
+  const hemTop = beltHigh + ribs * rib;
+  ys.push(beltLow, beltHigh, ...Array.from({ length: ribs }, (_, i) => beltHigh + (i + 1) * rib));
   ys.sort((a, b) => a - b);
   const cols = 40;
   const rows = ys.map((y) => Array.from({ length: cols }, (_, j) => torso.point(y, (2 * Math.PI * j) / cols)));
@@ -125,6 +131,7 @@ export function buildTorso(ctx: BuildContext, torso: TorsoShape): void {
     const mid = (y + ys[i + 1]!) / 2;
     if (mid < beltLow) return palette.bottom;
     if (mid < beltHigh) return belt ? shadeColor(palette.bottom, 0.45) : spec.outfit.bottomKind === 'trousers' ? palette.bottom : upper;
+    if (mid < hemTop) return shadeColor(upper, Math.floor((mid - beltHigh) / rib) % 2 === 0 ? 0.8 : 0.9);
     return upper;
   });
   addGrid(ctx.builder, 'body', {

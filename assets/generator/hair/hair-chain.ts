@@ -15,7 +15,7 @@ export interface HairChain {
 
 /** Gentle sway for long hair; short tufts pass stiffer settings. */
 export const SOFT_HAIR: SpringSettings = { stiffness: 1.1, drag: 0.45, gravity: 0.12, hitRadius: 0.02 };
-export const SHORT_HAIR: SpringSettings = { stiffness: 2.6, drag: 0.55, gravity: 0.05, hitRadius: 0.012 };
+export const SHORT_HAIR: SpringSettings = { stiffness: 1.5, drag: 0.4, gravity: 0.05, hitRadius: 0.012 };
 
 /**
  * Adds a chain of joints `hair<Name>1 … hair<Name>n` at `points` (root first, parented to the
