@@ -17,7 +17,7 @@ function surfaceLock(
   ctx: BuildContext,
   from: readonly [number, number],
   to: readonly [number, number],
-  opts: { base: number; lift: number; width: number; thickness: number; chain?: HairChain; seed: number },
+  opts: { base: number; lift: number; width: number; thickness: number; taper?: number; chain?: HairChain; seed: number },
 ): void {
   const r = ctx.skeleton.headRadius;
   const keys = [0, 0.33, 0.66, 1].map((f) => {
@@ -29,7 +29,7 @@ function surfaceLock(
   const chain = opts.chain;
   addLock(ctx, {
     path,
-    width: (t) => r * opts.width * (1 - 0.85 * t ** 1.3),
+    width: (t) => r * opts.width * (1 - (opts.taper ?? 0.85) * t ** 1.3),
     thickness: (t) => r * opts.thickness * (1 - 0.5 * t),
     twist: (t) => 0.3 * Math.sin(opts.seed) * t,
     shine: (t, s) => hairShine(from[0] + (to[0] - from[0]) * t, from[1] + 0.1 * s, t),
@@ -118,20 +118,25 @@ export function buildFringeOfGrey(ctx: BuildContext): void {
   const chains = [1, -1].map((sgn) =>
     addHairChain(ctx, sgn > 0 ? 'SideL' : 'SideR', [onHead(ctx, 1.2, sgn * 1.7, 0.1), onHead(ctx, 1.45, sgn * 1.85, 0.12), onHead(ctx, 1.65, sgn * 1.95, 0.1)], SHORT_HAIR),
   );
-  for (let j = 0; j < 20; j++) {
-    const phi = 0.95 + ((2 * Math.PI - 1.9) * j) / 19;
-    const a = wrapPi(phi);
-    const sgn = Math.sin(phi) >= 0 ? 1 : -1;
-    const theta0 = a < 1.6 ? 1.2 : 1.0;
-    const chain = Math.abs(a - 1.75) < 0.3 ? chains[sgn > 0 ? 0 : 1] : undefined;
-    surfaceLock(ctx, [theta0, phi], [theta0 + 0.7, phi + sgn * 0.12], {
-      base: 0.05,
-      lift: 0.015,
-      width: 0.24,
-      thickness: 0.035,
-      ...(chain ? { chain } : {}),
-      seed: j,
-    });
+  // Two rows: a lower row combed down and back over the ears and nape, an upper row (shorter,
+  // starting higher) over its roots, so the band reads as layered hair with a soft top edge.
+  for (const [row, count, start, len, base] of [[0, 20, 0, 0.62, 0.04], [1, 16, -0.28, 0.45, 0.07]] as const) {
+    for (let j = 0; j < count; j++) {
+      const phi = 0.95 + ((2 * Math.PI - 1.9) * (j + 0.5 * row)) / (count - 1 + 0.5 * row);
+      const a = wrapPi(phi);
+      const sgn = Math.sin(phi) >= 0 ? 1 : -1;
+      const theta0 = (a < 1.6 ? 1.22 : 1.02) + start;
+      const chain = row === 0 && Math.abs(a - 1.75) < 0.3 ? chains[sgn > 0 ? 0 : 1] : undefined;
+      surfaceLock(ctx, [theta0, phi], [theta0 + len, phi + sgn * 0.1], {
+        base,
+        lift: 0.01,
+        width: 0.26,
+        thickness: 0.03,
+        taper: 0.55,
+        ...(chain ? { chain } : {}),
+        seed: j,
+      });
+    }
   }
 }
 

@@ -29,11 +29,11 @@ export function buildPonytail(ctx: BuildContext): void {
     12,
   );
   const chain = addHairChain(ctx, 'Ponytail', centre.filter((_, i) => i >= 2 && (i - 2) % 3 === 0), SOFT_HAIR, ['head', 'neck', 'body']);
-  const locks = 9;
+  const locks = 11;
   for (let i = 0; i < locks; i++) {
     const a = (2 * Math.PI * i) / locks;
     const spread = (t: number): Vec3 => {
-      const s = 0.3 * r * Math.sin(Math.PI * Math.min(1, 0.15 + t * 1.1)) + 0.06 * r;
+      const s = 0.36 * r * Math.sin(Math.PI * Math.min(1, 0.15 + t * 1.1)) + 0.06 * r;
       return [Math.cos(a) * s, Math.sin(a) * s * 0.5, Math.sin(a) * s * 0.6];
     };
     const path = centre.map((p, k) => add(p, spread(k / (centre.length - 1))));
@@ -56,13 +56,13 @@ export function buildPonytail(ctx: BuildContext): void {
 export function buildChignon(ctx: BuildContext): void {
   const { head, skeleton, palette } = ctx;
   const r = skeleton.headRadius;
-  const base = head.surface(sphereDir(1.85, Math.PI), 0.05);
+  const base = head.surface(sphereDir(1.75, Math.PI), 0.05);
   const dir = normalize(sub(base, head.options.center));
   const c = add(base, scale(dir, 0.16 * r));
   // The bun body: a flattened ellipsoid, wider than tall.
   const rings: TubeRing[] = [-0.3, -0.18, -0.06, 0.06, 0.18, 0.3].map((t) => {
     const f = Math.sqrt(Math.max(0, 1 - (t / 0.33) ** 2));
-    return { center: add(c, scale(dir, t * r)), rx: 0.5 * r * f, ry: 0.34 * r * f };
+    return { center: add(c, scale(dir, t * r)), rx: 0.62 * r * f, ry: 0.4 * r * f };
   });
   addGrid(ctx.builder, 'hair', {
     ...tubeRows(rings, 18, [0, 1, 0], { caps: true }),
@@ -75,8 +75,8 @@ export function buildChignon(ctx: BuildContext): void {
     const path: Vec3[] = [];
     for (let s = 0; s <= 16; s++) {
       const a = turn + (s / 16) * 1.6 * Math.PI;
-      const rr = (0.5 - 0.22 * (s / 16)) * r;
-      path.push(add(c, add(scale([Math.cos(a), 0, 0], rr), add([0, Math.sin(a) * rr * 0.66, 0], scale(dir, (0.22 + lift) * r)))));
+      const rr = (0.62 - 0.28 * (s / 16)) * r;
+      path.push(add(c, add(scale([Math.cos(a), 0, 0], rr), add([0, Math.sin(a) * rr * 0.64, 0], scale(dir, (0.24 + lift) * r)))));
     }
     addLock(ctx, {
       path,
@@ -87,7 +87,7 @@ export function buildChignon(ctx: BuildContext): void {
     });
   }
   // A gold pin through the bun.
-  const pin: TubeRing[] = [-1, 1].map((s) => ({ center: add(c, [s * 0.62 * r, 0.2 * r, 0.08 * r * s]), rx: 0.025 * r, ry: 0.025 * r }));
+  const pin: TubeRing[] = [-1, 1].map((s) => ({ center: add(c, [s * 0.78 * r, 0.24 * r, 0.08 * r * s]), rx: 0.025 * r, ry: 0.025 * r }));
   addGrid(ctx.builder, 'hair', {
     ...tubeRows(pin, 6, [0, 1, 0], { caps: true }),
     bands: cappedBands([palette.hairAccent]),
