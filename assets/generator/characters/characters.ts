@@ -50,7 +50,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     body: { shoulderWidth: 0.17, hipWidth: 0.115, waist: 0.112, chestDepth: 0.095, bust: 0, belly: 0, limb: 0.98, headScale: 1.02, neck: 1.0 },
     skin: '#f0cfae',
     face: { jaw: 0.55, eyeSize: 1.0, eyeSpacing: 1, eyeTilt: 0.04, iris: '#2f2622', lashes: 0.85, browThickness: 1.2, lips: '#c97a6e', blush: 0.25, glasses: 'none', glassesColor: '#222222', beard: false, age: 0 },
-    hair: { style: 'textured', bangs: 'none', color: '#181c2c', highlight: '#3e4d7a', volume: 0.9, length: 0, accent: '#181c2c' },
+    hair: { style: 'textured', bangs: 'none', color: '#181c2c', highlight: '#3e4d7a', volume: 1.3, length: 0, accent: '#181c2c' },
     outfit: { top: '#f06b2b', topAccent: '#ffffff', sleeve: 1, neckline: 'hood', jacket: null, bottom: '#34508a', bottomKind: 'trousers', legs: '#34508a', shoes: '#f4f4f4', boots: false },
     voice: 'male',
   },

@@ -30,7 +30,7 @@ export function buildBeard(ctx: BuildContext): void {
       const a = Math.abs(phi);
       const theta = top(a) + f * (bottom(a) - top(a));
       // Full on the chin, thin on the sideburns, tapering to the edges.
-      const bulk = (0.03 + 0.13 * smoothstep(1.4, 0.2, a) * Math.sin(Math.PI * Math.min(1, 0.2 + f))) * (1 - 0.5 * smoothstep(0.8, 1, f));
+      const bulk = (0.03 + 0.2 * smoothstep(1.4, 0.2, a) * Math.sin(Math.PI * Math.min(1, 0.2 + f))) * (1 - 0.5 * smoothstep(0.8, 1, f));
       row.push(head.surface(sphereDir(theta, phi), 0.008 + bulk));
       crow.push(0.15 + 0.3 * Math.abs(Math.sin(phi * 13 + f * 2)));
     }

@@ -36,6 +36,7 @@ export function hairline(ctx: BuildContext, phi: number): number {
 export function buildScalp(ctx: BuildContext, volume: number): void {
   const { head, palette } = ctx;
   const receding = ctx.spec.hair.style === 'receding';
+  const neat = ctx.spec.hair.style === 'short-neat';
   // Receding: an open band from temple to temple round the back, bare on top; a full cap otherwise.
   const cols = 48;
   const nRows = receding ? 8 : 14;
@@ -54,7 +55,9 @@ export function buildScalp(ctx: BuildContext, volume: number): void {
       const theta = t0 + f * (Math.max(line, t0 + 0.25) - t0);
       const groove = 1 - 0.25 * Math.abs(Math.sin(phi * 12 + theta * 2));
       const edge = receding ? Math.sin(Math.PI * Math.min(1, 0.15 + f)) : 1;
-      const lift = (0.05 + 0.07 * Math.cos(theta * 0.9)) * volume * groove * edge * (1 - 0.85 * smoothstep(0.8, 1, f));
+      // Short neat hair keeps its volume on top (tight sides); other styles spread it evenly.
+      const profileLift = neat ? 0.02 + 0.2 * Math.max(0, Math.cos(theta * 1.25)) ** 1.5 : 0.05 + 0.07 * Math.cos(theta * 0.9);
+      const lift = profileLift * volume * groove * edge * (1 - 0.85 * smoothstep(0.8, 1, f));
       row.push(head.surface(sphereDir(theta, phi), 0.012 + lift));
       crow.push(hairShine(theta, phi, 0));
     }
@@ -65,7 +68,7 @@ export function buildScalp(ctx: BuildContext, volume: number): void {
     rows,
     gradient: { ramp: [palette.hair, palette.hairHighlight], t: colors },
     wrap: !receding,
-    ...(receding ? {} : { startPole: head.surface([0, 1, 0], 0.012 + 0.12 * volume) }),
+    ...(receding ? {} : { startPole: head.surface([0, 1, 0], 0.012 + (neat ? 0.22 : 0.12) * volume) }),
     inside: head.options.center,
     skin: () => rigid('head'),
   });

@@ -57,8 +57,8 @@ export function buildTousled(ctx: BuildContext): void {
       if (theta > 1.1 && a < 1.0) continue; // the face stays clear
       const toward = a < 1.6 ? -0.25 : 0.25; // sides comb forward, back combs down
       surfaceLock(ctx, [theta - 0.1, phi], [theta + len * (0.8 + 0.4 * next()), phi + toward * Math.sign(Math.sin(phi))], {
-        base: 0.05 + 0.1 * vol * Math.cos(theta * 0.8),
-        lift: 0.08 + 0.1 * next(),
+        base: 0.06 + 0.12 * vol * Math.cos(theta * 0.8),
+        lift: 0.14 + 0.14 * next(),
         width: 0.16,
         thickness: 0.035,
         seed: next() * 6,
@@ -92,8 +92,8 @@ export function buildSidePart(ctx: BuildContext): void {
   for (let j = 0; j < 14; j++) {
     const phi = part - 0.05 - (2.6 * j) / 13;
     surfaceLock(ctx, [0.25 + 0.02 * j, part - 0.05], [0.9 + 0.35 * Math.min(1, j / 6), phi], {
-      base: 0.04,
-      lift: 0.03,
+      base: 0.15,
+      lift: -0.1,
       width: 0.2,
       thickness: 0.03,
       seed: j,
@@ -101,12 +101,12 @@ export function buildSidePart(ctx: BuildContext): void {
   }
   for (let j = 0; j < 5; j++) {
     const phi = part + 0.05 + 0.35 * j;
-    surfaceLock(ctx, [0.25, part + 0.05], [1.0 + 0.1 * j, phi + 0.2], { base: 0.04, lift: 0.02, width: 0.18, thickness: 0.03, seed: j + 20 });
+    surfaceLock(ctx, [0.25, part + 0.05], [1.0 + 0.1 * j, phi + 0.2], { base: 0.15, lift: -0.11, width: 0.18, thickness: 0.03, seed: j + 20 });
   }
   // The front wave: a wider lock lifting over the forehead.
-  const chain = addHairChain(ctx, 'Wave', [onHead(ctx, 0.55, 0.1, 0.14), onHead(ctx, 0.8, -0.15, 0.14), onHead(ctx, 0.98, -0.35, 0.1)], SHORT_HAIR);
+  const chain = addHairChain(ctx, 'Wave', [onHead(ctx, 0.55, 0.1, 0.2), onHead(ctx, 0.8, -0.15, 0.18), onHead(ctx, 0.98, -0.35, 0.14)], SHORT_HAIR);
   for (const [dp, w] of [[0, 0.26], [0.18, 0.2], [-0.18, 0.2]] as const) {
-    surfaceLock(ctx, [0.3, part - 0.1 + dp], [0.98, -0.35 + dp], { base: 0.06, lift: 0.07, width: w, thickness: 0.04, chain, seed: dp * 10 });
+    surfaceLock(ctx, [0.3, part - 0.1 + dp], [0.98, -0.35 + dp], { base: 0.17, lift: -0.04, width: w, thickness: 0.04, chain, seed: dp * 10 });
   }
 }
 
@@ -120,16 +120,18 @@ export function buildFringeOfGrey(ctx: BuildContext): void {
   );
   // Two rows: a lower row combed down and back over the ears and nape, an upper row (shorter,
   // starting higher) over its roots, so the band reads as layered hair with a soft top edge.
-  for (const [row, count, start, len, base] of [[0, 20, 0, 0.62, 0.04], [1, 16, -0.28, 0.45, 0.07]] as const) {
+  for (const [row, count, start, len, base] of [[0, 20, 0, 0.62, 0.1], [1, 16, -0.28, 0.45, 0.16]] as const) {
     for (let j = 0; j < count; j++) {
       const phi = 0.95 + ((2 * Math.PI - 1.9) * (j + 0.5 * row)) / (count - 1 + 0.5 * row);
       const a = wrapPi(phi);
       const sgn = Math.sin(phi) >= 0 ? 1 : -1;
       const theta0 = (a < 1.6 ? 1.22 : 1.02) + start;
       const chain = row === 0 && Math.abs(a - 1.75) < 0.3 ? chains[sgn > 0 ? 0 : 1] : undefined;
+      // Fuller over the ears than at the nape: the sides puff out a little.
+      const puff = 0.06 * Math.exp(-(((a - 1.75) / 0.5) ** 2));
       surfaceLock(ctx, [theta0, phi], [theta0 + len, phi + sgn * 0.1], {
-        base,
-        lift: 0.01,
+        base: base + puff,
+        lift: 0.03 + puff,
         width: 0.26,
         thickness: 0.03,
         taper: 0.55,

@@ -56,13 +56,13 @@ export function buildPonytail(ctx: BuildContext): void {
 export function buildChignon(ctx: BuildContext): void {
   const { head, skeleton, palette } = ctx;
   const r = skeleton.headRadius;
-  const base = head.surface(sphereDir(1.75, Math.PI), 0.05);
+  const base = head.surface(sphereDir(2.0, Math.PI), 0.05);
   const dir = normalize(sub(base, head.options.center));
   const c = add(base, scale(dir, 0.16 * r));
   // The bun body: a flattened ellipsoid, wider than tall.
   const rings: TubeRing[] = [-0.3, -0.18, -0.06, 0.06, 0.18, 0.3].map((t) => {
     const f = Math.sqrt(Math.max(0, 1 - (t / 0.33) ** 2));
-    return { center: add(c, scale(dir, t * r)), rx: 0.62 * r * f, ry: 0.4 * r * f };
+    return { center: add(c, scale(dir, t * r)), rx: 1.0 * r * f, ry: 0.42 * r * f };
   });
   addGrid(ctx.builder, 'hair', {
     ...tubeRows(rings, 18, [0, 1, 0], { caps: true }),
@@ -75,7 +75,7 @@ export function buildChignon(ctx: BuildContext): void {
     const path: Vec3[] = [];
     for (let s = 0; s <= 16; s++) {
       const a = turn + (s / 16) * 1.6 * Math.PI;
-      const rr = (0.62 - 0.28 * (s / 16)) * r;
+      const rr = (1.0 - 0.45 * (s / 16)) * r;
       path.push(add(c, add(scale([Math.cos(a), 0, 0], rr), add([0, Math.sin(a) * rr * 0.64, 0], scale(dir, (0.24 + lift) * r)))));
     }
     addLock(ctx, {
@@ -87,14 +87,14 @@ export function buildChignon(ctx: BuildContext): void {
     });
   }
   // A gold pin through the bun.
-  const pin: TubeRing[] = [-1, 1].map((s) => ({ center: add(c, [s * 0.78 * r, 0.24 * r, 0.08 * r * s]), rx: 0.025 * r, ry: 0.025 * r }));
+  const pin: TubeRing[] = [-1, 1].map((s) => ({ center: add(c, [s * 1.15 * r, 0.26 * r, 0.08 * r * s]), rx: 0.025 * r, ry: 0.025 * r }));
   addGrid(ctx.builder, 'hair', {
     ...tubeRows(pin, 6, [0, 1, 0], { caps: true }),
     bands: cappedBands([palette.hairAccent]),
     wrap: true,
     skin: () => rigid('head'),
   });
-  for (const sgn of [1, -1]) addWisp(ctx, sgn, sgn > 0 ? 'WispL' : 'WispR', 0.9);
+  for (const sgn of [1, -1]) addWisp(ctx, sgn, sgn > 0 ? 'WispL' : 'WispR', 1.15);
 }
 
 /** Face-framing locks in front of the ears (Luna's long side locks, Sofia's fine wisps). */
@@ -111,11 +111,11 @@ export function addWisp(ctx: BuildContext, sgn: number, name: string, length: nu
   ];
   const path = curve(keys, 9);
   const chain = addHairChain(ctx, name, [path[3]!, path[6]!, path[8]!], SOFT_HAIR, ['head', 'neck']);
-  const thin = length < 1.2;
+  const thin = length < 1.5;
   addLock(ctx, {
     path,
-    width: (t) => r * (thin ? 0.07 : 0.13) * (1 - 0.8 * t ** 1.6),
-    thickness: (t) => r * (thin ? 0.025 : 0.04) * (1 - 0.5 * t),
+    width: (t) => r * (thin ? 0.09 : 0.13) * (1 - 0.8 * t ** 1.6),
+    thickness: (t) => r * (thin ? 0.03 : 0.04) * (1 - 0.5 * t),
     twist: (t) => sgn * 0.5 * t,
     shine: (t, s) => hairShine(1 + t, phi + 0.1 * s, t),
     skin: (p) => chain.skinByHeight(p[1]),
