@@ -1,7 +1,8 @@
 import type { BuildContext } from '../characters/build-context.js';
 import { sphereDir } from '../geometry/head-shape.js';
 import { smoothstep, type Vec3 } from '../geometry/vec3.js';
-import { addHairChain, mixWeights, SHORT_HAIR } from './hair-chain.js';
+import { mixWeights } from '../skeleton/skin-weights.js';
+import { addHairChain, SHORT_HAIR } from './hair-chain.js';
 import { addLock } from './hair-lock.js';
 import { hairShine } from './scalp.js';
 

@@ -2,8 +2,8 @@ import type { BuildContext } from '../characters/build-context.js';
 import { sphereDir } from '../geometry/head-shape.js';
 import { addGrid } from '../geometry/grid-surface.js';
 import { add, profile, smoothstep, type Vec3 } from '../geometry/vec3.js';
-import type { SkinWeights } from '../skeleton/skin-weights.js';
-import { addHairChain, mixWeights, SOFT_HAIR, type HairChain } from './hair-chain.js';
+import { mixWeights, type SkinWeights } from '../skeleton/skin-weights.js';
+import { addHairChain, SOFT_HAIR, type HairChain } from './hair-chain.js';
 
 /** Long locks sway, but stiffly enough that a head turn never swings them across the face. */
 const LONG_HAIR = { ...SOFT_HAIR, stiffness: 1.8, drag: 0.55 };

@@ -39,3 +39,11 @@ export function blendToward(weights: SkinWeights, bone: JointName, f: number): S
   else out.push([bone, f]);
   return out;
 }
+
+/** Blends two weight sets: (1 − f)·a + f·b, merged per joint (e.g. a lock between two springs). */
+export function mixWeights(a: SkinWeights, b: SkinWeights, f: number): SkinWeights {
+  const out = new Map<JointName, number>();
+  for (const [j, w] of a) out.set(j, (out.get(j) ?? 0) + w * (1 - f));
+  for (const [j, w] of b) out.set(j, (out.get(j) ?? 0) + w * f);
+  return [...out.entries()].filter(([, w]) => w > 1e-4);
+}
