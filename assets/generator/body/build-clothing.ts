@@ -6,15 +6,26 @@ import { smoothstep, type Vec3 } from '../geometry/vec3.js';
 import { mixWeights, type SkinWeights } from '../skeleton/skin-weights.js';
 import { addSpringChain, type SpringSettings } from '../skeleton/spring-chains.js';
 import type { TorsoShape } from './build-torso.js';
+import { buildCardiganDetails, buildCollarPoints, buildHood, buildHoodiePocket, buildRoundCollar } from './garment-details.js';
 
-/** Garment pieces that sit over the body: skirt, collar, hood, neckline / jacket front panel. */
+/**
+ * Garment pieces that sit over the body: skirt, neckline / jacket front panel, collars, hood
+ * with drawstrings, pockets and buttons.
+ */
 export function buildClothing(ctx: BuildContext, torso: TorsoShape): void {
-  const kind = ctx.spec.outfit.bottomKind;
-  if (kind !== 'trousers') buildSkirt(ctx, torso, kind === 'long-skirt');
+  const { outfit } = ctx.spec;
+  if (outfit.bottomKind !== 'trousers') buildSkirt(ctx, torso, outfit.bottomKind === 'long-skirt');
   buildFrontPanel(ctx, torso);
-  const neck = ctx.spec.outfit.neckline;
-  if (neck === 'collar') buildCollar(ctx);
-  if (neck === 'hood') buildHood(ctx);
+  if (outfit.neckline === 'collar') {
+    buildCollar(ctx);
+    buildCollarPoints(ctx, torso);
+  }
+  if (outfit.neckline === 'round-collar') buildRoundCollar(ctx, torso);
+  if (outfit.neckline === 'hood') {
+    buildHood(ctx, torso);
+    buildHoodiePocket(ctx, torso);
+  }
+  if (outfit.jacket && outfit.bottomKind === 'trousers') buildCardiganDetails(ctx, torso);
 }
 
 const SKIRT_CHAINS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'] as const;
@@ -164,27 +175,5 @@ function buildCollar(ctx: BuildContext): void {
     bands: [palette.topAccent, palette.topAccent],
     wrap: true,
     skin: () => [['neck', 0.3], ['upperChest', 0.7]],
-  });
-}
-
-function buildHood(ctx: BuildContext): void {
-  const { skeleton, palette, k } = ctx;
-  const P = skeleton.position;
-  const y = P.neck[1] + 0.005 * k;
-  // A thick roll lying around the back of the neck and over the shoulders.
-  const path: TubeRing[] = [];
-  for (let i = 0; i <= 10; i++) {
-    const a = Math.PI * (0.05 + 0.9 * (i / 10));
-    path.push({
-      center: [Math.cos(a) * 0.085 * k, y - 0.01 * k * Math.sin(a), -Math.sin(a) * 0.07 * k - 0.005],
-      rx: 0.03 * k,
-      ry: 0.026 * k,
-    });
-  }
-  addGrid(ctx.builder, 'body', {
-    ...tubeRows(path, 12, [0, 1, 0], { caps: true }),
-    bands: Array.from({ length: path.length + 5 }, () => shadeColor(palette.top, 0.92)),
-    wrap: true,
-    skin: () => [['upperChest', 0.6], ['neck', 0.4]],
   });
 }

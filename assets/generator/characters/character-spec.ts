@@ -53,7 +53,7 @@ export interface CharacterSpec {
     readonly top: Hex;
     readonly topAccent: Hex; // collar, cuffs, trims
     readonly sleeve: number; // 0 sleeveless .. 1 to the wrist
-    readonly neckline: 'crew' | 'collar' | 'turtle' | 'v' | 'hood';
+    readonly neckline: 'crew' | 'round-collar' | 'collar' | 'turtle' | 'v' | 'hood';
     readonly jacket: Hex | null; // open jacket / cardigan over the top
     readonly bottom: Hex;
     readonly bottomKind: 'trousers' | 'skirt' | 'long-skirt';

@@ -15,7 +15,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     skin: '#f6d7c3',
     face: { jaw: 0.05, eyeSize: 1.12, eyeSpacing: 1, eyeTilt: 0.02, iris: '#3e8a5c', lashes: 1.15, browThickness: 0.8, lips: '#d9737a', blush: 1, glasses: 'none', glassesColor: '#222222', beard: false, age: 0 },
     hair: { style: 'ponytail', bangs: 'full', color: '#b5532c', highlight: '#e68a4f', volume: 1, length: 0.3, accent: '#f2c94c' },
-    outfit: { top: '#f2b84b', topAccent: '#fff4dc', sleeve: 0.35, neckline: 'crew', jacket: null, bottom: '#2f5d7c', bottomKind: 'skirt', legs: '#3b3450', shoes: '#c0392b', boots: false },
+    outfit: { top: '#f2b84b', topAccent: '#fff4dc', sleeve: 0.35, neckline: 'round-collar', jacket: null, bottom: '#2f5d7c', bottomKind: 'skirt', legs: '#3b3450', shoes: '#c0392b', boots: false },
     voice: 'female',
   },
   {
