@@ -4,7 +4,7 @@ import { addGrid } from '../geometry/grid-surface.js';
 import { tubeRows, type TubeRing } from '../geometry/tube.js';
 import { add, dot, normalize, profile, scale, smoothstep, sub, type Vec3 } from '../geometry/vec3.js';
 import { fingerChain, HAND } from '../skeleton/skeleton.js';
-import { chainWeights, rigid } from '../skeleton/skin-weights.js';
+import { blendToward, chainWeights, rigid } from '../skeleton/skin-weights.js';
 
 type Side = 'left' | 'right';
 const SIDES = ['left', 'right'] as const;
@@ -31,7 +31,7 @@ function buildArm(ctx: BuildContext, side: Side): void {
     profile(
       [
         [root, r0 * 0.8],
-        [ua, r0],
+        [ua - 0.01 * k, r0 * 1.06],
         [ua + 0.35 * (la - ua), r0 * 0.8],
         [la, r0 * 0.64],
         [la + 0.3 * (hd - la), r0 * 0.68],
@@ -70,12 +70,18 @@ function buildArm(ctx: BuildContext, side: Side): void {
   });
   // The root inside the torso follows the shoulder, not the upper arm, so a lowered arm does
   // not lever it up through the top of the shoulder.
-  const chain = [`${side}Shoulder`, `${side}UpperArm`, `${side}LowerArm`, `${side}Hand`] as const;
+  // The fade to the shoulder is wider than the elbow's, so a lowered arm rounds over the joint
+  // like a deltoid instead of folding at a corner.
+  const chain = [`${side}UpperArm`, `${side}LowerArm`, `${side}Hand`] as const;
   addGrid(ctx.builder, 'body', {
     ...tubeRows(rings, 18, [0, 1, 0], { caps: true }),
     bands: cappedBands(bands),
     wrap: true,
-    skin: (p) => chainWeights(chain, [0, ua - 0.025 * k, la, hd], Math.abs(p[0]), 0.03 * k),
+    skin: (p) => {
+      const u = Math.abs(p[0]);
+      const limb = chainWeights(chain, [ua, la, hd], u, 0.03 * k);
+      return blendToward(limb, `${side}Shoulder`, 1 - smoothstep(ua - 0.06 * k, ua + 0.035 * k, u));
+    },
   });
   buildHand(ctx, side);
 }
