@@ -43,7 +43,7 @@ function buildArm(ctx: BuildContext, side: Side): void {
   const sleeveColor = palette.jacket ?? palette.top;
   const loose = 0.004 * k;
   const us: number[] = [];
-  const n = 24;
+  const n = 16;
   for (let i = 0; i <= n; i++) us.push(root + ((hd + 0.012 - root) * i) / n);
   const hasSleeve = sleeveEnd > ua;
   if (hasSleeve) us.push(sleeveEnd - 0.014 * k, sleeveEnd - 0.002 * k, sleeveEnd);
@@ -117,14 +117,14 @@ function buildHand(ctx: BuildContext, side: Side): void {
     const tip = at[2]! + HAND.fingers[finger].segments[2] * k;
     const r = radii[finger] * k;
     const base = P[bones[0]];
-    const us = [at[0]! - 0.012 * k, at[0]!, (at[0]! + at[1]!) / 2, at[1]!, (at[1]! + at[2]!) / 2, at[2]!, tip - r];
+    const us = [at[0]! - 0.012 * k, at[0]!, at[1]!, at[2]!, tip - r];
     const rings: TubeRing[] = us.map((u, i) => {
-      const knuckle = i === 1 || i === 3 || i === 5 ? 1.06 : 1;
+      const knuckle = i >= 1 && i <= 3 ? 1.06 : 1;
       const taper = 1 - 0.2 * (u - at[0]!) / (tip - at[0]!);
       return { center: [sgn * u, base[1], base[2]], rx: r * taper * knuckle, ry: r * 0.9 * taper * knuckle };
     });
     addGrid(ctx.builder, 'body', {
-      ...tubeRows(rings, 8, [0, 1, 0], { caps: true }),
+      ...tubeRows(rings, 6, [0, 1, 0], { caps: true, phase: Math.PI / 6 }),
       bands: cappedBands(rings.slice(1).map(() => palette.skin)),
       wrap: true,
       skin: (p) => chainWeights([`${side}Hand`, ...bones], [u0, ...at], Math.abs(p[0]), 0.004 * k),
@@ -136,14 +136,14 @@ function buildHand(ctx: BuildContext, side: Side): void {
   const along = (p: Vec3): number => dot(sub(p, root), dir);
   const at = thumb.map((b) => along(P[b]));
   const tipS = at[2]! + HAND.thumb.segments[2] * k;
-  const ss = [-0.008 * k, at[0]!, (at[0]! + at[1]!) / 2, at[1]!, (at[1]! + at[2]!) / 2, at[2]!, tipS - 0.007 * k];
+  const ss = [-0.008 * k, at[0]!, at[1]!, at[2]!, tipS - 0.007 * k];
   const thumbRings: TubeRing[] = ss.map((s) => ({
     center: add(root, scale(dir, s)),
     rx: k * profile([[0, 0.013], [at[1]! / k, 0.0092], [tipS / k, 0.0078]], s / k),
     ry: k * profile([[0, 0.011], [at[1]! / k, 0.0085], [tipS / k, 0.007]], s / k),
   }));
   addGrid(ctx.builder, 'body', {
-    ...tubeRows(thumbRings, 8, [0, 1, 0], { caps: true }),
+    ...tubeRows(thumbRings, 6, [0, 1, 0], { caps: true, phase: Math.PI / 6 }),
     bands: cappedBands(thumbRings.slice(1).map(() => palette.skin)),
     wrap: true,
     skin: (p) => chainWeights([`${side}Hand`, ...thumb], [-1, 0.4 * at[1]!, at[1]!, at[2]!], along(p), 0.005 * k),
@@ -183,7 +183,7 @@ function buildLeg(ctx: BuildContext, side: Side): void {
   const endY = ankleY - 0.012 * h;
   const bootTop = spec.outfit.boots ? ankleY + 0.45 * (kneeY - ankleY) : -1;
   const ys: number[] = [];
-  const n = 30;
+  const n = 18;
   for (let i = 0; i <= n; i++) ys.push(topY + ((endY - topY) * i) / n);
   if (spec.outfit.boots) ys.push(bootTop, bootTop - 0.004 * k);
   ys.sort((a, b) => b - a);

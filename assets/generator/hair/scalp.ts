@@ -38,7 +38,7 @@ export function buildScalp(ctx: BuildContext, volume: number): void {
   const receding = ctx.spec.hair.style === 'receding';
   const neat = ctx.spec.hair.style === 'short-neat';
   // Receding: an open band from temple to temple round the back, bare on top; a full cap otherwise.
-  const cols = 48;
+  const cols = 40;
   const nRows = receding ? 8 : 14;
   const phiAt = (j: number): number => (receding ? 0.85 + ((TAU - 1.7) * j) / cols : (TAU * j) / cols);
   const top = (a: number): number => profile([[0.85, 1.32], [1.6, 1.05], [Math.PI, 0.95]], a);

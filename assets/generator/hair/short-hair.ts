@@ -103,6 +103,19 @@ export function buildSidePart(ctx: BuildContext): void {
     const phi = part + 0.05 + 0.35 * j;
     surfaceLock(ctx, [0.25, part + 0.05], [1.0 + 0.1 * j, phi + 0.2], { base: 0.15, lift: -0.11, width: 0.18, thickness: 0.03, seed: j + 20 });
   }
+  // Back and sides: short locks combed down to a tapered nape, lying close to the head.
+  for (let j = 0; j < 16; j++) {
+    const phi = 1.25 + ((2 * Math.PI - 2.5) * j) / 15;
+    const a = wrapPi(phi);
+    surfaceLock(ctx, [0.95, phi], [a > 2.2 ? 2.1 : 1.75, phi + 0.05 * Math.sin(phi)], {
+      base: 0.05,
+      lift: -0.015,
+      width: 0.26,
+      thickness: 0.025,
+      taper: 0.5,
+      seed: j + 40,
+    });
+  }
   // The front wave: a wider lock lifting over the forehead.
   const chain = addHairChain(ctx, 'Wave', [onHead(ctx, 0.55, 0.1, 0.2), onHead(ctx, 0.8, -0.15, 0.18), onHead(ctx, 0.98, -0.35, 0.14)], SHORT_HAIR);
   for (const [dp, w] of [[0, 0.26], [0.18, 0.2], [-0.18, 0.2]] as const) {
@@ -128,7 +141,7 @@ export function buildFringeOfGrey(ctx: BuildContext): void {
       const theta0 = (a < 1.6 ? 1.22 : 1.02) + start;
       const chain = row === 0 && Math.abs(a - 1.75) < 0.3 ? chains[sgn > 0 ? 0 : 1] : undefined;
       // Fuller over the ears than at the nape: the sides puff out a little.
-      const puff = 0.06 * Math.exp(-(((a - 1.75) / 0.5) ** 2));
+      const puff = 0.1 * Math.exp(-(((a - 1.75) / 0.55) ** 2));
       surfaceLock(ctx, [theta0, phi], [theta0 + len, phi + sgn * 0.1], {
         base: base + puff,
         lift: 0.03 + puff,

@@ -70,8 +70,8 @@ export function buildChignon(ctx: BuildContext): void {
     wrap: true,
     skin: () => rigid('head'),
   });
-  // Coils: two locks wound round the bun, so it reads as twisted hair, not a ball.
-  for (const [turn, lift] of [[0, 0.02], [Math.PI, 0.05]] as const) {
+  // Coils: four locks wound round the bun, so it reads as twisted hair, not a ball.
+  for (const [turn, lift] of [[0, 0.02], [Math.PI, 0.05], [Math.PI / 2, 0.08], [1.5 * Math.PI, 0.11]] as const) {
     const path: Vec3[] = [];
     for (let s = 0; s <= 16; s++) {
       const a = turn + (s / 16) * 1.6 * Math.PI;
