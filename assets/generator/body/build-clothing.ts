@@ -6,11 +6,11 @@ import { smoothstep, type Vec3 } from '../geometry/vec3.js';
 import { mixWeights, type SkinWeights } from '../skeleton/skin-weights.js';
 import { addSpringChain, type SpringSettings } from '../skeleton/spring-chains.js';
 import type { TorsoShape } from './build-torso.js';
-import { buildCardiganDetails, buildCollarPoints, buildHood, buildHoodiePocket, buildRoundCollar } from './garment-details.js';
+import { buildCollarPoints, buildHood, buildHoodiePocket, buildJacketDetails, buildRoundCollar, buildWatch } from './garment-details.js';
 
 /**
  * Garment pieces that sit over the body: skirt, neckline / jacket front panel, collars, hood
- * with drawstrings, pockets and buttons.
+ * with drawstrings, pockets, buttons and a watch.
  */
 export function buildClothing(ctx: BuildContext, torso: TorsoShape): void {
   const { outfit } = ctx.spec;
@@ -25,7 +25,8 @@ export function buildClothing(ctx: BuildContext, torso: TorsoShape): void {
     buildHood(ctx, torso);
     buildHoodiePocket(ctx, torso);
   }
-  if (outfit.jacket && outfit.bottomKind === 'trousers') buildCardiganDetails(ctx, torso);
+  if (outfit.jacket) buildJacketDetails(ctx, torso, outfit.bottomKind === 'trousers' ? 'cardigan' : 'blazer');
+  if (outfit.watch) buildWatch(ctx);
 }
 
 const SKIRT_CHAINS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'] as const;

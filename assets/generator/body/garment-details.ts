@@ -95,21 +95,27 @@ export function buildHoodiePocket(ctx: BuildContext, torso: TorsoShape): void {
   chestPatch(ctx, torso, rows, 0.005 * k, [seam, shadeColor(palette.top, 0.95), seam]);
 }
 
-/** Cardigan buttons down the left front edge and two patch pockets (Orion). */
-export function buildCardiganDetails(ctx: BuildContext, torso: TorsoShape): void {
+/**
+ * Buttons along the left front edge of an open jacket and two pockets: a long-buttoned cardigan
+ * with patch pockets (Orion), or a blazer with two buttons at the waist and pocket flaps (Sofia).
+ */
+export function buildJacketDetails(ctx: BuildContext, torso: TorsoShape, kind: 'cardigan' | 'blazer'): void {
   const { k, palette, spec } = ctx;
   const jacket = palette.jacket ?? palette.top;
   const h = spec.height;
   const bottom = torso.waistY + 0.015 * h;
-  const top = h * 0.78;
-  const button = shadeColor(palette.topAccent, 0.55);
-  for (let i = 0; i < 5; i++) {
-    const y = bottom + 0.02 * h + ((top - bottom - 0.02 * h) * i) / 4;
+  const cardigan = kind === 'cardigan';
+  const top = cardigan ? h * 0.78 : bottom + 0.07 * h;
+  const count = cardigan ? 5 : 2;
+  const button = cardigan ? shadeColor(palette.topAccent, 0.55) : palette.hairAccent;
+  const radius = (cardigan ? 0.0075 : 0.0095) * k;
+  for (let i = 0; i < count; i++) {
+    const y = bottom + 0.02 * h + ((top - bottom - 0.02 * h) * i) / (count - 1);
     // The opening widens towards the neck (see the front panel); buttons sit just outside it.
     const f = (y - bottom) / (0.835 * h - bottom);
     const x = 0.004 * k + 0.062 * k * f ** 0.9 + 0.02 * k;
     const p = torso.front(x, y, 0.006 * k);
-    const rings: TubeRing[] = [-1, 0, 1].map((t) => ({ center: add(p.position, [0, 0, 0.003 * k * t]), rx: 0.0075 * k, ry: 0.0075 * k }));
+    const rings: TubeRing[] = [-1, 0, 1].map((t) => ({ center: add(p.position, [0, 0, 0.003 * k * t]), rx: radius, ry: radius }));
     addGrid(ctx.builder, 'body', {
       ...tubeRows(rings, 8, [0, 1, 0], { caps: true }),
       bands: cappedBands([button, button]),
@@ -118,13 +124,42 @@ export function buildCardiganDetails(ctx: BuildContext, torso: TorsoShape): void
     });
   }
   for (const sgn of [1, -1]) {
-    const y0 = bottom + 0.012 * h;
+    const y0 = bottom + (cardigan ? 0.012 : 0.032) * h;
+    const tall = (cardigan ? 0.07 : 0.014) * k;
     const rows: ChestPoint[][] = [0, 0.1, 1].map((t) => {
-      const y = y0 + 0.07 * k * t;
-      return [0.085, 0.12, 0.155].map((x) => [sgn * x * k, y] as ChestPoint);
+      const y = y0 + tall * t;
+      return (cardigan ? [0.085, 0.12, 0.155] : [0.045, 0.065, 0.085]).map((x) => [sgn * x * k, y - (cardigan ? 0 : 0.05 * (x - 0.045 * k))] as ChestPoint);
     });
-    chestPatch(ctx, torso, rows, 0.005 * k, [shadeColor(jacket, 0.75), shadeColor(jacket, 0.93)]);
+    chestPatch(ctx, torso, rows, 0.005 * k, [shadeColor(jacket, 0.75), shadeColor(jacket, cardigan ? 0.93 : 0.85)]);
   }
+}
+
+/** A wristwatch on the left wrist (Atlas): a strap ring and a round face on the back of the wrist. */
+export function buildWatch(ctx: BuildContext): void {
+  const { k, skeleton, spec, palette } = ctx;
+  const P = skeleton.position;
+  const hand = P.leftHand;
+  const lower = P.leftLowerArm;
+  // Just past the cuff, where a long sleeve ends (0.012 m before the wrist joint).
+  const u = hand[0] - 0.003 * k;
+  const t = (u - lower[0]) / (hand[0] - lower[0]);
+  const z = lower[2] + (hand[2] - lower[2]) * t;
+  const r = 0.037 * k * spec.body.limb * 0.46 + 0.004 * k;
+  const strap = shadeColor(palette.shoes, 0.9);
+  const rings: TubeRing[] = [-1, 0, 1].map((s) => ({ center: [u + s * 0.006 * k, hand[1], z], rx: r * 1.05, ry: r }));
+  addGrid(ctx.builder, 'body', {
+    ...tubeRows(rings, 14, [0, 1, 0]),
+    bands: [strap, strap],
+    wrap: true,
+    skin: () => [['leftLowerArm', 0.3], ['leftHand', 0.7]],
+  });
+  const face: TubeRing[] = [0, 0.5, 1].map((s) => ({ center: [u, hand[1] + r + 0.002 * k * s, z], rx: 0.011 * k, ry: 0.011 * k }));
+  addGrid(ctx.builder, 'body', {
+    ...tubeRows(face, 12, [1, 0, 0], { caps: true }),
+    bands: cappedBands([[0.55, 0.55, 0.58], [0.85, 0.85, 0.82]]),
+    wrap: true,
+    skin: () => [['leftLowerArm', 0.3], ['leftHand', 0.7]],
+  });
 }
 
 /** Hood strings swing a little when the body moves; they rest on the chest. */

@@ -60,6 +60,7 @@ export interface CharacterSpec {
     readonly legs: Hex; // tights or skin under a skirt
     readonly shoes: Hex;
     readonly boots: boolean;
+    readonly watch: boolean; // a wristwatch on the left wrist
   };
   readonly voice: 'female' | 'male';
 }

@@ -89,9 +89,9 @@ export function buildTousled(ctx: BuildContext): void {
  */
 export function buildSidePart(ctx: BuildContext): void {
   const part = 0.55; // azimuth of the parting line (model's left)
-  for (let j = 0; j < 14; j++) {
-    const phi = part - 0.05 - (2.6 * j) / 13;
-    surfaceLock(ctx, [0.25 + 0.02 * j, part - 0.05], [0.9 + 0.35 * Math.min(1, j / 6), phi], {
+  for (let j = 0; j < 20; j++) {
+    const phi = part - 0.05 - (2.6 * j) / 19;
+    surfaceLock(ctx, [0.25 + 0.02 * j, part - 0.05], [0.9 + 0.35 * Math.min(1, j / 8), phi], {
       base: 0.15,
       lift: -0.1,
       width: 0.2,
@@ -104,8 +104,8 @@ export function buildSidePart(ctx: BuildContext): void {
     surfaceLock(ctx, [0.25, part + 0.05], [1.0 + 0.1 * j, phi + 0.2], { base: 0.15, lift: -0.11, width: 0.18, thickness: 0.03, seed: j + 20 });
   }
   // Back and sides: short locks combed down to a tapered nape, lying close to the head.
-  for (let j = 0; j < 16; j++) {
-    const phi = 1.25 + ((2 * Math.PI - 2.5) * j) / 15;
+  for (let j = 0; j < 22; j++) {
+    const phi = 1.25 + ((2 * Math.PI - 2.5) * j) / 21;
     const a = wrapPi(phi);
     surfaceLock(ctx, [0.95, phi], [a > 2.2 ? 2.1 : 1.75, phi + 0.05 * Math.sin(phi)], {
       base: 0.05,
