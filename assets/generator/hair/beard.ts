@@ -19,7 +19,7 @@ export function buildBeard(ctx: BuildContext): void {
   const colors: number[][] = [];
   // Upper edge (polar angle from the top) by azimuth: under the mouth at the front, rising along
   // the jaw to sideburns in front of the ears.
-  const top = (a: number): number => profile([[0, 2.42], [0.3, 2.36], [0.75, 2.2], [1.25, 1.95], [1.5, 1.62], [span, 1.5]], a);
+  const top = (a: number): number => profile([[0, 2.38], [0.3, 2.34], [0.75, 2.2], [1.25, 1.95], [1.5, 1.62], [span, 1.5]], a);
   const bottom = (a: number): number => profile([[0, 2.85], [0.8, 2.75], [1.3, 2.3], [span, 1.9]], a);
   for (let i = 0; i <= nRows; i++) {
     const f = i / nRows;
@@ -30,7 +30,7 @@ export function buildBeard(ctx: BuildContext): void {
       const a = Math.abs(phi);
       const theta = top(a) + f * (bottom(a) - top(a));
       // Full on the chin, thin on the sideburns, tapering to the edges.
-      const bulk = (0.03 + 0.2 * smoothstep(1.4, 0.2, a) * Math.sin(Math.PI * Math.min(1, 0.2 + f))) * (1 - 0.5 * smoothstep(0.8, 1, f));
+      const bulk = (0.035 + 0.26 * smoothstep(1.4, 0.2, a) * Math.sin(Math.PI * Math.min(1, 0.2 + f))) * (1 - 0.5 * smoothstep(0.8, 1, f));
       row.push(head.surface(sphereDir(theta, phi), 0.008 + bulk));
       crow.push(0.15 + 0.3 * Math.abs(Math.sin(phi * 13 + f * 2)));
     }

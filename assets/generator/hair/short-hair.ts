@@ -57,10 +57,11 @@ export function buildTousled(ctx: BuildContext): void {
       if (theta > 1.1 && a < 1.0) continue; // the face stays clear
       const toward = a < 1.6 ? -0.25 : 0.25; // sides comb forward, back combs down
       surfaceLock(ctx, [theta - 0.1, phi], [theta + len * (0.8 + 0.4 * next()), phi + toward * Math.sign(Math.sin(phi))], {
-        base: 0.06 + 0.12 * vol * Math.cos(theta * 0.8),
-        lift: 0.14 + 0.14 * next(),
-        width: 0.16,
-        thickness: 0.035,
+        base: 0.08 + 0.12 * vol * Math.cos(theta * 0.8),
+        lift: 0.07 + 0.08 * next(),
+        width: 0.3,
+        thickness: 0.05,
+        taper: 0.65,
         seed: next() * 6,
       });
     }
@@ -73,10 +74,11 @@ export function buildTousled(ctx: BuildContext): void {
     const phi = -0.9 + (1.8 * j) / 8;
     const chain = Math.abs(phi) < 0.5 ? chains[Math.round((phi + 0.35) / 0.35)] : undefined;
     surfaceLock(ctx, [0.35, phi * 0.6], [1.22 + 0.08 * next(), phi + 0.2], {
-      base: 0.08 + 0.08 * vol,
-      lift: 0.06 + 0.06 * next(),
-      width: 0.2,
-      thickness: 0.04,
+      base: 0.1 + 0.08 * vol,
+      lift: 0.04 + 0.05 * next(),
+      width: 0.3,
+      thickness: 0.05,
+      taper: 0.7,
       ...(chain ? { chain } : {}),
       seed: next() * 6,
     });

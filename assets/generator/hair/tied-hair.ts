@@ -62,7 +62,7 @@ export function buildChignon(ctx: BuildContext): void {
   // The bun body: a flattened ellipsoid, wider than tall.
   const rings: TubeRing[] = [-0.3, -0.18, -0.06, 0.06, 0.18, 0.3].map((t) => {
     const f = Math.sqrt(Math.max(0, 1 - (t / 0.33) ** 2));
-    return { center: add(c, scale(dir, t * r)), rx: 1.0 * r * f, ry: 0.42 * r * f };
+    return { center: add(c, scale(dir, t * r)), rx: 1.22 * r * f, ry: 0.44 * r * f };
   });
   addGrid(ctx.builder, 'hair', {
     ...tubeRows(rings, 18, [0, 1, 0], { caps: true }),
@@ -75,7 +75,7 @@ export function buildChignon(ctx: BuildContext): void {
     const path: Vec3[] = [];
     for (let s = 0; s <= 16; s++) {
       const a = turn + (s / 16) * 1.6 * Math.PI;
-      const rr = (1.0 - 0.45 * (s / 16)) * r;
+      const rr = (1.2 - 0.55 * (s / 16)) * r;
       path.push(add(c, add(scale([Math.cos(a), 0, 0], rr), add([0, Math.sin(a) * rr * 0.64, 0], scale(dir, (0.24 + lift) * r)))));
     }
     addLock(ctx, {
@@ -87,7 +87,7 @@ export function buildChignon(ctx: BuildContext): void {
     });
   }
   // A gold pin through the bun.
-  const pin: TubeRing[] = [-1, 1].map((s) => ({ center: add(c, [s * 1.15 * r, 0.26 * r, 0.08 * r * s]), rx: 0.025 * r, ry: 0.025 * r }));
+  const pin: TubeRing[] = [-1, 1].map((s) => ({ center: add(c, [s * 1.35 * r, 0.28 * r, 0.08 * r * s]), rx: 0.025 * r, ry: 0.025 * r }));
   addGrid(ctx.builder, 'hair', {
     ...tubeRows(pin, 6, [0, 1, 0], { caps: true }),
     bands: cappedBands([palette.hairAccent]),
