@@ -43,7 +43,7 @@ function buildArm(ctx: BuildContext, side: Side): void {
   const sleeveColor = palette.jacket ?? palette.top;
   const loose = 0.004 * k;
   const us: number[] = [];
-  const n = 16;
+  const n = 20;
   for (let i = 0; i <= n; i++) us.push(root + ((hd + 0.012 - root) * i) / n);
   const hasSleeve = sleeveEnd > ua;
   if (hasSleeve) us.push(sleeveEnd - 0.014 * k, sleeveEnd - 0.002 * k, sleeveEnd);
@@ -124,7 +124,7 @@ function buildHand(ctx: BuildContext, side: Side): void {
       return { center: [sgn * u, base[1], base[2]], rx: r * taper * knuckle, ry: r * 0.9 * taper * knuckle };
     });
     addGrid(ctx.builder, 'body', {
-      ...tubeRows(rings, 6, [0, 1, 0], { caps: true, phase: Math.PI / 6 }),
+      ...tubeRows(rings, 8, [0, 1, 0], { caps: true }),
       bands: cappedBands(rings.slice(1).map(() => palette.skin)),
       wrap: true,
       skin: (p) => chainWeights([`${side}Hand`, ...bones], [u0, ...at], Math.abs(p[0]), 0.004 * k),
@@ -143,7 +143,7 @@ function buildHand(ctx: BuildContext, side: Side): void {
     ry: k * profile([[0, 0.011], [at[1]! / k, 0.0085], [tipS / k, 0.007]], s / k),
   }));
   addGrid(ctx.builder, 'body', {
-    ...tubeRows(thumbRings, 6, [0, 1, 0], { caps: true, phase: Math.PI / 6 }),
+    ...tubeRows(thumbRings, 8, [0, 1, 0], { caps: true }),
     bands: cappedBands(thumbRings.slice(1).map(() => palette.skin)),
     wrap: true,
     skin: (p) => chainWeights([`${side}Hand`, ...thumb], [-1, 0.4 * at[1]!, at[1]!, at[2]!], along(p), 0.005 * k),
@@ -183,7 +183,8 @@ function buildLeg(ctx: BuildContext, side: Side): void {
   const endY = ankleY - 0.012 * h;
   const bootTop = spec.outfit.boots ? ankleY + 0.45 * (kneeY - ankleY) : -1;
   const ys: number[] = [];
-  const n = 18;
+  // Under a long skirt only the ankles show: fewer rings there keep the file small.
+  const n = spec.outfit.bottomKind === 'long-skirt' ? 12 : 22;
   for (let i = 0; i <= n; i++) ys.push(topY + ((endY - topY) * i) / n);
   if (spec.outfit.boots) ys.push(bootTop, bootTop - 0.004 * k);
   ys.sort((a, b) => b - a);

@@ -115,7 +115,7 @@ export function buildTorso(ctx: BuildContext, torso: TorsoShape): void {
   const beltLow = torso.waistY - 0.006 * h;
   const beltHigh = torso.waistY + 0.006 * h;
   const ys: number[] = [];
-  const rowsCount = 26;
+  const rowsCount = 30;
   for (let i = 0; i <= rowsCount; i++) {
     const t = i / rowsCount;
     ys.push(torso.bottomY + (torso.topY - torso.bottomY) * (1 - (1 - t) ** 1.15));
