@@ -19,7 +19,7 @@ export function hairShine(theta: number, phi: number, tip: number): number {
 }
 
 /** Polar angle of the hairline (from the top of the head) around the head. */
-export function hairline(ctx: BuildContext, phi: number): number {
+function hairline(ctx: BuildContext, phi: number): number {
   const a = wrapPi(phi);
   const s = ctx.spec.hair.style;
   if (s === 'receding') return profile([[0, 0.72], [0.45, 0.66], [0.8, 1.15], [1.6, 1.62], [Math.PI, 2.2]], a);

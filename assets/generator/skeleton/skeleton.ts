@@ -28,7 +28,7 @@ const BODY_BONES = [
 ] as const;
 
 const FINGERS = ['Thumb', 'Index', 'Middle', 'Ring', 'Little'] as const;
-export type Finger = (typeof FINGERS)[number];
+type Finger = (typeof FINGERS)[number];
 /** Segments per finger: VRM 1.0 calls the thumb's Metacarpal / Proximal / Distal. */
 const SEGMENTS = {
   Thumb: ['Metacarpal', 'Proximal', 'Distal'],
@@ -40,7 +40,7 @@ const SEGMENTS = {
 type FingerBone = `${'left' | 'right'}${Finger}${'Metacarpal' | 'Proximal' | 'Intermediate' | 'Distal'}`;
 
 /** The 30 VRM 1.0 finger bones, `leftThumbMetacarpal` … `rightLittleDistal`, each after its parent. */
-export const FINGER_BONES: readonly FingerBone[] = (['left', 'right'] as const).flatMap((side) =>
+const FINGER_BONES: readonly FingerBone[] = (['left', 'right'] as const).flatMap((side) =>
   FINGERS.flatMap((finger) => SEGMENTS[finger].map((segment) => `${side}${finger}${segment}` as FingerBone)),
 );
 
