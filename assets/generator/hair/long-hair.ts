@@ -93,9 +93,9 @@ function lockPath(ctx: BuildContext, phi: number, i: number, samples: number, wa
   keys.push(head.surface(sphereDir(attach, phi), 0.05 + 0.1 * vol + inset));
   const base = keys[1]!;
   const back = smoothstep(1.6, Math.PI, a);
-  for (const f of [0.25, 0.5, 0.75, 1]) {
+  for (const f of [0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1]) {
     const flare = 0.22 * r * Math.sin(Math.min(1, f * 1.5) * Math.PI * 0.5) * vol + inset * r;
-    const wave = wavy ? 0.07 * r * Math.sin(f * 8 + phi * 3) : 0;
+    const wave = wavy ? 0.12 * r * Math.sin(f * 11 + phi * 3) * Math.min(1, f * 3) : 0;
     const drift = back * 0.5 * r * smoothstep(0.1, 0.8, f);
     keys.push(add(base, [out[0] * (flare + wave), -len * f, out[2] * (flare + wave) - drift]));
   }
