@@ -26,7 +26,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     body: { shoulderWidth: 0.19, hipWidth: 0.12, waist: 0.125, chestDepth: 0.105, bust: 0, belly: 0, limb: 1.08, headScale: 0.96, neck: 1.12 },
     skin: '#c68e68',
     face: { jaw: 0.85, eyeSize: 0.86, eyeSpacing: 1.02, eyeTilt: 0.0, iris: '#4a3325', lashes: 0.7, browThickness: 1.25, lips: '#a86258', blush: 0, glasses: 'square', glassesColor: '#1d2b3a', beard: false, age: 0.2 },
-    hair: { style: 'short-neat', bangs: 'none', color: '#1f1a17', highlight: '#4a3f38', volume: 0.85, length: 0, accent: '#1f1a17' },
+    hair: { style: 'short-neat', bangs: 'none', color: '#1f1a17', highlight: '#4a3f38', volume: 1.0, length: 0, accent: '#1f1a17' },
     outfit: { top: '#2c4a6e', topAccent: '#dfe7ef', sleeve: 1, neckline: 'collar', jacket: null, bottom: '#3a3f47', bottomKind: 'trousers', legs: '#3a3f47', shoes: '#2a1e18', boots: false, watch: true },
     voice: 'male',
   },

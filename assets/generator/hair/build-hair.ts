@@ -14,7 +14,7 @@ import { addWisp, buildChignon, buildPonytail } from './tied-hair.js';
 export function buildHair(ctx: BuildContext): void {
   const { spec } = ctx;
   const style = spec.hair.style;
-  const sleek = style === 'bun' ? 0.45 : 1;
+  const sleek = style === 'bun' ? 0.3 : 1;
   buildScalp(ctx, spec.hair.volume * sleek);
   buildFringe(ctx);
   if (style === 'long-wavy') buildLongHair(ctx);

@@ -62,7 +62,7 @@ export function buildChignon(ctx: BuildContext): void {
   // The bun body: a flattened ellipsoid, wider than tall.
   const rings: TubeRing[] = [-0.3, -0.18, -0.06, 0.06, 0.18, 0.3].map((t) => {
     const f = Math.sqrt(Math.max(0, 1 - (t / 0.33) ** 2));
-    return { center: add(c, scale(dir, t * r)), rx: 1.22 * r * f, ry: 0.44 * r * f };
+    return { center: add(c, scale(dir, t * r)), rx: 1.18 * r * f, ry: 0.46 * r * f };
   });
   addGrid(ctx.builder, 'hair', {
     ...tubeRows(rings, 18, [0, 1, 0], { caps: true }),
@@ -75,7 +75,7 @@ export function buildChignon(ctx: BuildContext): void {
     const path: Vec3[] = [];
     for (let s = 0; s <= 16; s++) {
       const a = turn + (s / 16) * 1.6 * Math.PI;
-      const rr = (1.2 - 0.55 * (s / 16)) * r;
+      const rr = (0.95 - 0.5 * (s / 16)) * r;
       path.push(add(c, add(scale([Math.cos(a), 0, 0], rr), add([0, Math.sin(a) * rr * 0.64, 0], scale(dir, (0.24 + lift) * r)))));
     }
     addLock(ctx, {
@@ -87,27 +87,30 @@ export function buildChignon(ctx: BuildContext): void {
     });
   }
   // A gold pin through the bun.
-  const pin: TubeRing[] = [-1, 1].map((s) => ({ center: add(c, [s * 1.35 * r, 0.28 * r, 0.08 * r * s]), rx: 0.025 * r, ry: 0.025 * r }));
+  const pin: TubeRing[] = [-1, 1].map((s) => ({ center: add(c, [s * 0.9 * r, 0.3 * r, -0.05 * r + 0.08 * r * s]), rx: 0.025 * r, ry: 0.025 * r }));
   addGrid(ctx.builder, 'hair', {
     ...tubeRows(pin, 6, [0, 1, 0], { caps: true }),
     bands: cappedBands([palette.hairAccent]),
     wrap: true,
     skin: () => rigid('head'),
   });
-  for (const sgn of [1, -1]) addWisp(ctx, sgn, sgn > 0 ? 'WispL' : 'WispR', 1.15);
+  for (const sgn of [1, -1]) addWisp(ctx, sgn, sgn > 0 ? 'WispL' : 'WispR', 1.3, 0.08);
 }
 
-/** Face-framing locks in front of the ears (Luna's long side locks, Sofia's fine wisps). */
-export function addWisp(ctx: BuildContext, sgn: number, name: string, length: number): void {
+/**
+ * Face-framing locks in front of the ears (Luna's long side locks, Sofia's fine wisps), `length`
+ * in head radii, standing `flare` head units further off the cheek towards the tip.
+ */
+export function addWisp(ctx: BuildContext, sgn: number, name: string, length: number, flare = 0): void {
   const { head, skeleton, spec } = ctx;
   const r = skeleton.headRadius;
   const phi = sgn * 1.2;
   const top = head.surface(sphereDir(0.95, phi), 0.05 + 0.08 * spec.hair.volume);
   const keys: Vec3[] = [
     top,
-    head.surface(sphereDir(1.35, sgn * 1.28), 0.09),
-    head.surface(sphereDir(1.75, sgn * 1.22), 0.11),
-    add(head.surface(sphereDir(2.0, sgn * 1.1), 0.12), [0, -(length - 1) * r, 0]),
+    head.surface(sphereDir(1.35, sgn * 1.28), 0.09 + 0.5 * flare),
+    head.surface(sphereDir(1.75, sgn * 1.22), 0.11 + flare),
+    add(head.surface(sphereDir(2.0, sgn * 1.1), 0.12 + flare), [0, -(length - 1) * r, 0]),
   ];
   const path = curve(keys, 9);
   const chain = addHairChain(ctx, name, [path[3]!, path[6]!, path[8]!], SOFT_HAIR, ['head', 'neck']);
