@@ -53,6 +53,7 @@ export interface CharacterSpec {
     readonly top: Hex;
     readonly topAccent: Hex; // collar, cuffs, trims
     readonly sleeve: number; // 0 sleeveless .. 1 to the wrist
+    readonly stripes: number; // knit stripes in topAccent across the top (0 = plain)
     readonly neckline: 'crew' | 'round-collar' | 'collar' | 'turtle' | 'v' | 'hood';
     readonly jacket: Hex | null; // open jacket / cardigan over the top
     readonly bottom: Hex;

@@ -15,7 +15,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     skin: '#f6d7c3',
     face: { jaw: 0.05, eyeSize: 1.12, eyeSpacing: 1, eyeTilt: 0.02, iris: '#3e8a5c', lashes: 1.15, browThickness: 0.8, lips: '#d9737a', blush: 1, glasses: 'none', glassesColor: '#222222', beard: false, age: 0 },
     hair: { style: 'ponytail', bangs: 'full', color: '#b5532c', highlight: '#e68a4f', volume: 1, length: 0.3, accent: '#f2c94c' },
-    outfit: { top: '#f2b84b', topAccent: '#fff4dc', sleeve: 0.35, neckline: 'round-collar', jacket: null, bottom: '#2f5d7c', bottomKind: 'skirt', legs: '#3b3450', shoes: '#c0392b', boots: false, watch: false },
+    outfit: { top: '#f2b84b', topAccent: '#fff4dc', sleeve: 0.35, stripes: 3, neckline: 'round-collar', jacket: null, bottom: '#2f5d7c', bottomKind: 'skirt', legs: '#3b3450', shoes: '#c0392b', boots: false, watch: false },
     voice: 'female',
   },
   {
@@ -27,7 +27,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     skin: '#c68e68',
     face: { jaw: 0.85, eyeSize: 0.86, eyeSpacing: 1.02, eyeTilt: 0.0, iris: '#4a3325', lashes: 0.7, browThickness: 1.25, lips: '#a86258', blush: 0, glasses: 'square', glassesColor: '#1d2b3a', beard: false, age: 0.2 },
     hair: { style: 'short-neat', bangs: 'none', color: '#1f1a17', highlight: '#4a3f38', volume: 1.0, length: 0, accent: '#1f1a17' },
-    outfit: { top: '#2c4a6e', topAccent: '#dfe7ef', sleeve: 1, neckline: 'collar', jacket: null, bottom: '#3a3f47', bottomKind: 'trousers', legs: '#3a3f47', shoes: '#2a1e18', boots: false, watch: true },
+    outfit: { top: '#2c4a6e', topAccent: '#dfe7ef', sleeve: 1, stripes: 0, neckline: 'collar', jacket: null, bottom: '#3a3f47', bottomKind: 'trousers', legs: '#3a3f47', shoes: '#2a1e18', boots: false, watch: true },
     voice: 'male',
   },
   {
@@ -39,7 +39,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     skin: '#e0b48e',
     face: { jaw: 0.15, eyeSize: 1.0, eyeSpacing: 0.98, eyeTilt: 0.05, iris: '#5a3a22', lashes: 1.35, browThickness: 0.85, lips: '#b8323f', blush: 0.5, glasses: 'none', glassesColor: '#222222', beard: false, age: 0.15 },
     hair: { style: 'bun', bangs: 'side-swept', color: '#2b1a14', highlight: '#6b4032', volume: 0.75, length: 0, accent: '#c9a227' },
-    outfit: { top: '#f4efe6', topAccent: '#c9a227', sleeve: 1, neckline: 'crew', jacket: '#7a1f35', bottom: '#2a2230', bottomKind: 'skirt', legs: '#d8ab88', shoes: '#1b1418', boots: false, watch: false },
+    outfit: { top: '#f4efe6', topAccent: '#c9a227', sleeve: 1, stripes: 0, neckline: 'crew', jacket: '#7a1f35', bottom: '#2a2230', bottomKind: 'skirt', legs: '#d8ab88', shoes: '#1b1418', boots: false, watch: false },
     voice: 'female',
   },
   {
@@ -51,7 +51,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     skin: '#f0cfae',
     face: { jaw: 0.55, eyeSize: 1.0, eyeSpacing: 1, eyeTilt: 0.04, iris: '#2f2622', lashes: 0.85, browThickness: 1.2, lips: '#c97a6e', blush: 0.25, glasses: 'none', glassesColor: '#222222', beard: false, age: 0 },
     hair: { style: 'textured', bangs: 'none', color: '#181c2c', highlight: '#3e4d7a', volume: 1.3, length: 0, accent: '#181c2c' },
-    outfit: { top: '#f06b2b', topAccent: '#ffffff', sleeve: 1, neckline: 'hood', jacket: null, bottom: '#34508a', bottomKind: 'trousers', legs: '#34508a', shoes: '#f4f4f4', boots: false, watch: false },
+    outfit: { top: '#f06b2b', topAccent: '#ffffff', sleeve: 1, stripes: 0, neckline: 'hood', jacket: null, bottom: '#34508a', bottomKind: 'trousers', legs: '#34508a', shoes: '#f4f4f4', boots: false, watch: false },
     voice: 'male',
   },
   {
@@ -63,7 +63,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     skin: '#8d5a3b',
     face: { jaw: 0.2, eyeSize: 1.05, eyeSpacing: 1.02, eyeTilt: -0.01, iris: '#3b2417', lashes: 1.2, browThickness: 0.95, lips: '#8e4a4a', blush: 0.4, glasses: 'none', glassesColor: '#222222', beard: false, age: 0.1 },
     hair: { style: 'long-wavy', bangs: 'parted', color: '#2a1812', highlight: '#7a4a30', volume: 1.1, length: 0.36, accent: '#9fbf8f' },
-    outfit: { top: '#8fb59a', topAccent: '#e9f1e4', sleeve: 0.55, neckline: 'v', jacket: null, bottom: '#efe4cf', bottomKind: 'long-skirt', legs: '#8d5a3b', shoes: '#a6784f', boots: false, watch: false },
+    outfit: { top: '#8fb59a', topAccent: '#e9f1e4', sleeve: 0.55, stripes: 0, neckline: 'v', jacket: null, bottom: '#efe4cf', bottomKind: 'long-skirt', legs: '#8d5a3b', shoes: '#a6784f', boots: false, watch: false },
     voice: 'female',
   },
   {
@@ -75,7 +75,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     skin: '#e8b99a',
     face: { jaw: 0.7, eyeSize: 0.85, eyeSpacing: 1, eyeTilt: -0.03, iris: '#4e6f8c', lashes: 0.65, browThickness: 1.45, lips: '#b56c60', blush: 0.45, glasses: 'round', glassesColor: '#8a6a3a', beard: true, age: 1 },
     hair: { style: 'receding', bangs: 'none', color: '#c9c6c0', highlight: '#f2f0eb', volume: 0.75, length: 0, accent: '#c9c6c0' },
-    outfit: { top: '#efe6d2', topAccent: '#efe6d2', sleeve: 1, neckline: 'crew', jacket: '#7b5a3a', bottom: '#4a4536', bottomKind: 'trousers', legs: '#4a4536', shoes: '#3a2618', boots: false, watch: false },
+    outfit: { top: '#efe6d2', topAccent: '#efe6d2', sleeve: 1, stripes: 0, neckline: 'crew', jacket: '#7b5a3a', bottom: '#4a4536', bottomKind: 'trousers', legs: '#4a4536', shoes: '#3a2618', boots: false, watch: false },
     voice: 'male',
   },
 ];
