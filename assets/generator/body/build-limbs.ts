@@ -187,6 +187,9 @@ function buildLeg(ctx: BuildContext, side: Side): void {
   const n = spec.outfit.bottomKind === 'long-skirt' ? 12 : 22;
   for (let i = 0; i <= n; i++) ys.push(topY + ((endY - topY) * i) / n);
   if (spec.outfit.boots) ys.push(bootTop, bootTop - 0.004 * k);
+  // Trousers end in a turned-up hem a little above the shoe.
+  const hemTop = trousers ? ankleY + 0.012 * h : -1;
+  if (trousers) ys.push(hemTop, hemTop - 0.003 * k);
   ys.sort((a, b) => b - a);
   const rings: TubeRing[] = ys.map((y) => {
     let r = radius(y);
@@ -202,6 +205,7 @@ function buildLeg(ctx: BuildContext, side: Side): void {
   const bands = ys.slice(0, -1).map((y, i) => {
     const mid = (y + ys[i + 1]!) / 2;
     if (mid <= bootTop) return mid > bootTop - 0.004 * k ? shadeColor(palette.shoes, 0.7) : palette.shoes;
+    if (mid <= hemTop) return shadeColor(palette.bottom, mid > hemTop - 0.003 * k ? 0.5 : 0.78);
     // Under a skirt the thigh takes the skirt colour, so nothing skin-coloured peeks through.
     return mid > skirtHem ? palette.bottom : legColor;
   });
