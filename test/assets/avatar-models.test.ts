@@ -20,6 +20,10 @@ const REQUIRED_EXPRESSIONS = [
   'happy', 'sad', 'angry', 'surprised', 'relaxed', 'neutral',
   'lookUp', 'lookDown', 'lookLeft', 'lookRight',
 ] as const;
+const FINGERS = [
+  ['Thumb', ['Metacarpal', 'Proximal', 'Distal']],
+  ...['Index', 'Middle', 'Ring', 'Little'].map((f) => [f, ['Proximal', 'Intermediate', 'Distal']] as const),
+] as const;
 const MAX_BYTES = 1024 * 1024;
 const avatarsDir = join(repoRoot, 'assets', 'avatars');
 
@@ -117,6 +121,47 @@ describe('generated VRM avatars', () => {
       it('uses MToon materials', () => {
         assert.ok(gltf.extensionsUsed.includes('VRMC_materials_mtoon'));
         for (const m of gltf.materials) assert.equal(m.extensions?.VRMC_materials_mtoon?.specVersion, '1.0', m.name);
+      });
+
+      it('maps the 30 VRM finger bones, each a child of the previous one or of the hand', () => {
+        const bones = vrm.humanoid.humanBones;
+        for (const side of ['left', 'right']) {
+          for (const [finger, segments] of FINGERS) {
+            let parent = bones[`${side}Hand`].node;
+            for (const segment of segments) {
+              const node = bones[`${side}${finger}${segment}`]?.node;
+              assert.ok(Number.isInteger(node), `${side}${finger}${segment}`);
+              assert.ok(gltf.nodes[parent].children?.includes(node), `${side}${finger}${segment} under its parent`);
+              parent = node;
+            }
+          }
+        }
+      });
+
+      it('has VRMC_springBone chains on the hair with colliders on head, neck and upper body', () => {
+        const sb = gltf.extensions?.VRMC_springBone;
+        assert.ok(gltf.extensionsUsed.includes('VRMC_springBone'));
+        assert.equal(sb.specVersion, '1.0');
+        const humanNodes = new Set(Object.values(vrm.humanoid.humanBones).map((b: Json) => b.node));
+        const parentOf = new Map<number, number>();
+        gltf.nodes.forEach((n: Json, i: number) => (n.children ?? []).forEach((c: number) => parentOf.set(c, i)));
+        const groups = sb.colliderGroups.map((g: Json) => g.name);
+        for (const name of ['head', 'neck', 'body']) assert.ok(groups.includes(name), `collider group ${name}`);
+        for (const c of sb.colliders) assert.ok(humanNodes.has(c.node), 'colliders sit on humanoid bones');
+        const hair = sb.springs.filter((s: Json) => s.name.startsWith('hair'));
+        assert.ok(hair.length > 0, 'at least one hair spring');
+        for (const spring of sb.springs) {
+          const nodes: number[] = spring.joints.map((j: Json) => j.node);
+          assert.ok(nodes.length >= 2, `${spring.name} has a joint and a tail`);
+          nodes.forEach((node, i) => {
+            assert.ok(!humanNodes.has(node), `${spring.name}: joints are not humanoid bones`);
+            if (i > 0) assert.equal(parentOf.get(node), nodes[i - 1], `${spring.name}: joint ${i} is a child of joint ${i - 1}`);
+          });
+          if (spring.name.startsWith('hair')) {
+            assert.equal(parentOf.get(nodes[0]!), vrm.humanoid.humanBones.head.node, `${spring.name} hangs from the head`);
+          }
+          for (const g of spring.colliderGroups) assert.ok(g >= 0 && g < groups.length);
+        }
       });
 
       it('ships a PNG preview', () => {

@@ -3,17 +3,44 @@ import { mixColor, shadeColor } from '../geometry/color.js';
 import { addGrid } from '../geometry/grid-surface.js';
 import { tubeRows, type TubeRing } from '../geometry/tube.js';
 import { smoothstep, type Vec3 } from '../geometry/vec3.js';
-import type { SkinWeights } from '../skeleton/skin-weights.js';
+import { mixWeights, type SkinWeights } from '../skeleton/skin-weights.js';
+import { addSpringChain, type SpringSettings } from '../skeleton/spring-chains.js';
 import type { TorsoShape } from './build-torso.js';
+import { buildCollarPoints, buildHood, buildHoodiePocket, buildJacketDetails, buildRoundCollar, buildWatch } from './garment-details.js';
 
-/** Garment pieces that sit over the body: skirt, collar, hood, neckline / jacket front panel. */
+/**
+ * Garment pieces that sit over the body: skirt, neckline / jacket front panel, collars, hood
+ * with drawstrings, pockets, buttons and a watch.
+ */
 export function buildClothing(ctx: BuildContext, torso: TorsoShape): void {
-  const kind = ctx.spec.outfit.bottomKind;
-  if (kind !== 'trousers') buildSkirt(ctx, torso, kind === 'long-skirt');
+  const { outfit } = ctx.spec;
+  if (outfit.bottomKind !== 'trousers') buildSkirt(ctx, torso, outfit.bottomKind === 'long-skirt');
   buildFrontPanel(ctx, torso);
-  const neck = ctx.spec.outfit.neckline;
-  if (neck === 'collar') buildCollar(ctx);
-  if (neck === 'hood') buildHood(ctx);
+  if (outfit.neckline === 'collar') {
+    buildCollar(ctx);
+    buildCollarPoints(ctx, torso);
+  }
+  if (outfit.neckline === 'round-collar') buildRoundCollar(ctx, torso);
+  if (outfit.neckline === 'hood') {
+    buildHood(ctx, torso);
+    buildHoodiePocket(ctx, torso);
+  }
+  if (outfit.jacket) buildJacketDetails(ctx, torso, outfit.bottomKind === 'trousers' ? 'cardigan' : 'blazer');
+  if (outfit.watch) buildWatch(ctx);
+}
+
+const SKIRT_CHAINS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'] as const;
+/** Cloth is heavier and stiffer than hair: a slow, small sway. */
+const SKIRT: SpringSettings = { stiffness: 2.2, drag: 0.6, gravity: 0.1, hitRadius: 0.03 };
+
+/** The point of a ring of `cols` evenly spaced points at angle `a` (linear between neighbours). */
+function lerpRing(row: readonly Vec3[], a: number, cols: number): Vec3 {
+  const u = (a / (2 * Math.PI)) * cols;
+  const j = Math.floor(u) % cols;
+  const f = u - Math.floor(u);
+  const p = row[j]!;
+  const q = row[(j + 1) % cols]!;
+  return [p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f, p[2] + (q[2] - p[2]) * f];
 }
 
 function buildSkirt(ctx: BuildContext, torso: TorsoShape, long: boolean): void {
@@ -34,22 +61,37 @@ function buildSkirt(ctx: BuildContext, torso: TorsoShape, long: boolean): void {
         const a = (2 * Math.PI * j) / cols;
         const onBody = torso.point(Math.max(y, 0.5 * h), a);
         const fold = 0.012 * k * f * Math.cos(a * 8);
-        const rx = Math.abs(onBody[0]) + 0.01 * k + flare + fold;
-        const rz = Math.abs(onBody[2]) + 0.012 * k + flare * 0.9 + fold;
-        return [Math.cos(a) * rx, y, Math.sin(a) * rz + 0.004 * k];
+        // Out from the body's own surface point (a superellipse, not an ellipse), so the
+        // waistband never dips into the torso between the axes.
+        const out = 0.01 * k + flare + fold;
+        return [onBody[0] + Math.cos(a) * out, y, onBody[2] + Math.sin(a) * (out + 0.002 * k - 0.1 * flare) + 0.004 * k];
       }),
     );
   }
   const hemColor = shadeColor(palette.bottom, 0.75);
   const bands = rows.slice(1).map((_, i) => (i === n - 1 ? mixColor(palette.bottom, hemColor, 0.6) : palette.bottom));
-  const lx = P.leftUpperLeg[0];
+  // Eight springs round the skirt from a little below the waist to the hem, colliding with the
+  // thighs, so the hem sways and the skirt rests on the legs instead of passing through them.
+  const chains = SKIRT_CHAINS.map((letter, c) => {
+    const a = (2 * Math.PI * c) / SKIRT_CHAINS.length;
+    const at = (f: number): Vec3 => {
+      const i = Math.round(f * n);
+      const row = rows[i]!;
+      return lerpRing(row, a, cols);
+    };
+    return addSpringChain(
+      ctx.skeleton,
+      ctx.springs,
+      { prefix: `skirt${letter}`, parent: 'hips', points: [0.3, 0.55, 0.8, 1].map(at) },
+      SKIRT,
+      ['legs'],
+    );
+  });
   const skin = (p: Vec3): SkinWeights => {
-    const down = smoothstep(top, hem, p[1]) * 0.55;
-    const side = Math.max(-1, Math.min(1, p[0] / lx));
-    const wl = down * Math.max(0, side);
-    const wr = down * Math.max(0, -side);
-    const all: SkinWeights = [['hips', 1 - wl - wr], ['leftUpperLeg', wl], ['rightUpperLeg', wr]];
-    return all.filter(([, w]) => w > 1e-4);
+    const a = (Math.atan2(p[2] - 0.004 * k, p[0]) + 2 * Math.PI) % (2 * Math.PI);
+    const u = (a / (2 * Math.PI)) * chains.length;
+    const c = Math.floor(u) % chains.length;
+    return mixWeights(chains[c]!.skinByHeight(p[1]), chains[(c + 1) % chains.length]!.skinByHeight(p[1]), smoothstep(0, 1, u - Math.floor(u)));
   };
   addGrid(ctx.builder, 'cloth', { rows, bands, wrap: true, inside: [0, (top + hem) / 2, 0], skin });
 }
@@ -134,27 +176,5 @@ function buildCollar(ctx: BuildContext): void {
     bands: [palette.topAccent, palette.topAccent],
     wrap: true,
     skin: () => [['neck', 0.3], ['upperChest', 0.7]],
-  });
-}
-
-function buildHood(ctx: BuildContext): void {
-  const { skeleton, palette, k } = ctx;
-  const P = skeleton.position;
-  const y = P.neck[1] + 0.005 * k;
-  // A thick roll lying around the back of the neck and over the shoulders.
-  const path: TubeRing[] = [];
-  for (let i = 0; i <= 10; i++) {
-    const a = Math.PI * (0.05 + 0.9 * (i / 10));
-    path.push({
-      center: [Math.cos(a) * 0.085 * k, y - 0.01 * k * Math.sin(a), -Math.sin(a) * 0.07 * k - 0.005],
-      rx: 0.03 * k,
-      ry: 0.026 * k,
-    });
-  }
-  addGrid(ctx.builder, 'body', {
-    ...tubeRows(path, 12, [0, 1, 0], { caps: true }),
-    bands: Array.from({ length: path.length + 5 }, () => shadeColor(palette.top, 0.92)),
-    wrap: true,
-    skin: () => [['upperChest', 0.6], ['neck', 0.4]],
   });
 }

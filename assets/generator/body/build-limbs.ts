@@ -2,13 +2,17 @@ import { cappedBands, type BuildContext } from '../characters/build-context.js';
 import { mixColor, shadeColor } from '../geometry/color.js';
 import { addGrid } from '../geometry/grid-surface.js';
 import { tubeRows, type TubeRing } from '../geometry/tube.js';
-import { profile, type Vec3 } from '../geometry/vec3.js';
-import { chainWeights, rigid } from '../skeleton/skin-weights.js';
+import { add, dot, normalize, profile, scale, smoothstep, sub, type Vec3 } from '../geometry/vec3.js';
+import { fingerChain, HAND } from '../skeleton/skeleton.js';
+import { blendToward, chainWeights, rigid } from '../skeleton/skin-weights.js';
 
 type Side = 'left' | 'right';
 const SIDES = ['left', 'right'] as const;
 
-/** Both arms: a rounded deltoid at the shoulder joint, sleeves with a hem, bare forearms. */
+/**
+ * Both arms: a set-in sleeve whose closed root sits deep inside the shoulder (no dome at the
+ * joint, so the sleeve meets the torso instead of ballooning over it), a hem, bare forearms and five-fingered hands.
+ */
 export function buildArms(ctx: BuildContext): void {
   for (const side of SIDES) buildArm(ctx, side);
 }
@@ -22,10 +26,12 @@ function buildArm(ctx: BuildContext, side: Side): void {
   const hd = Math.abs(P[`${side}Hand`][0]);
   const y = P[`${side}UpperArm`][1];
   const r0 = 0.037 * k * spec.body.limb;
+  const root = ua - 0.075 * k;
   const radius = (u: number): number =>
     profile(
       [
-        [ua, r0],
+        [root, r0 * 0.8],
+        [ua - 0.01 * k, r0 * 1.06],
         [ua + 0.35 * (la - ua), r0 * 0.8],
         [la, r0 * 0.64],
         [la + 0.3 * (hd - la), r0 * 0.68],
@@ -37,8 +43,8 @@ function buildArm(ctx: BuildContext, side: Side): void {
   const sleeveColor = palette.jacket ?? palette.top;
   const loose = 0.004 * k;
   const us: number[] = [];
-  const n = 26;
-  for (let i = 0; i <= n; i++) us.push(ua + ((hd + 0.012 - ua) * i) / n);
+  const n = 20;
+  for (let i = 0; i <= n; i++) us.push(root + ((hd + 0.012 - root) * i) / n);
   const hasSleeve = sleeveEnd > ua;
   if (hasSleeve) us.push(sleeveEnd - 0.014 * k, sleeveEnd - 0.002 * k, sleeveEnd);
   us.sort((a, b) => a - b);
@@ -48,78 +54,99 @@ function buildArm(ctx: BuildContext, side: Side): void {
     if (hasSleeve && u <= sleeveEnd - 0.0015 * k) r = Math.max(r, radius(Math.min(u, ua + 0.3 * (la - ua)))) + loose;
     if (hasSleeve && Math.abs(u - sleeveEnd + 0.002 * k) < 1e-6) r += 0.002 * k;
     const z = profile([[ua, P[`${side}UpperArm`][2]], [la, P[`${side}LowerArm`][2]], [hd, P[`${side}Hand`][2]]], u);
-    return { center: [sgn * u, y, z], rx: r * 1.04, ry: r };
+    // The root sinks a little so the sleeve's top line runs into the shoulder slope.
+    const drop = 0.018 * k * smoothstep(ua, root, u);
+    return { center: [sgn * u, y - drop, z], rx: r * 1.04, ry: r };
   });
   const cuff = shadeColor(sleeveColor, 0.6);
+  // A fold line at the elbow crease on long sleeves gives the fabric some structure.
+  const crease = (u: number): boolean => spec.outfit.sleeve > 0.7 && Math.abs(u - la) < 0.006 * k;
   const bands = dedup.slice(0, -1).map((u, i) => {
     const mid = (u + dedup[i + 1]!) / 2;
     if (!hasSleeve || mid > sleeveEnd) return palette.skin;
     if (mid > sleeveEnd - 0.002 * k) return cuff;
     if (mid > sleeveEnd - 0.014 * k && spec.outfit.sleeve > 0.7) return palette.topAccent;
-    return sleeveColor;
+    return crease(mid) ? shadeColor(sleeveColor, 0.88) : sleeveColor;
   });
-  // Shoulder ball: a dome ahead of the first ring, centred on the joint.
-  const tube = tubeRows(rings, 18, [0, 1, 0], { caps: true });
+  // The root inside the torso follows the shoulder, not the upper arm, so a lowered arm does
+  // not lever it up through the top of the shoulder.
+  // The fade to the shoulder is wider than the elbow's, so a lowered arm rounds over the joint
+  // like a deltoid instead of folding at a corner.
   const chain = [`${side}UpperArm`, `${side}LowerArm`, `${side}Hand`] as const;
   addGrid(ctx.builder, 'body', {
-    ...tube,
+    ...tubeRows(rings, 18, [0, 1, 0], { caps: true }),
     bands: cappedBands(bands),
     wrap: true,
-    skin: (p) => chainWeights(chain, [ua, la, hd], Math.abs(p[0]), 0.03 * k),
+    skin: (p) => {
+      const u = Math.abs(p[0]);
+      const limb = chainWeights(chain, [ua, la, hd], u, 0.03 * k);
+      return blendToward(limb, `${side}Shoulder`, 1 - smoothstep(ua - 0.06 * k, ua + 0.035 * k, u));
+    },
   });
   buildHand(ctx, side);
 }
 
+/**
+ * A flat T-pose hand: palm, four fingers of three segments and a thumb that leaves the palm
+ * forward, each skinned along its finger bones (knuckles cross-fade, so a curled finger bends
+ * smoothly) and separated by small gaps so the hand reads as fingers, not a mitten.
+ */
 function buildHand(ctx: BuildContext, side: Side): void {
   const { skeleton, palette, k } = ctx;
+  const P = skeleton.position;
   const sgn = side === 'left' ? 1 : -1;
-  const [hx, hy, hz] = skeleton.position[`${side}Hand`];
-  const skin = rigid(`${side}Hand`);
+  const [hx, hy, hz] = P[`${side}Hand`];
   const u0 = Math.abs(hx);
-  const palmLen = 0.082 * k;
+  const palmLen = HAND.palmLength * k;
   const palmRings: TubeRing[] = [0, 0.25, 0.5, 0.75, 1].map((t) => ({
-    center: [sgn * (u0 - 0.004 + palmLen * t), hy - 0.003 * k, hz + 0.003 * k],
-    rx: k * profile([[0, 0.026], [0.4, 0.039], [1, 0.041]], t),
-    ry: k * profile([[0, 0.019], [0.5, 0.016], [1, 0.012]], t),
+    center: [sgn * (u0 - 0.004 * k + palmLen * t), hy - 0.003 * k, hz + 0.002 * k],
+    rx: k * profile([[0, 0.025], [0.4, 0.036], [1, 0.038]], t),
+    ry: k * profile([[0, 0.018], [0.5, 0.015], [1, 0.011]], t),
   }));
   // rx lies along the ring's side axis; with up=+Y and the tube along X the side axis is ±Z.
   addGrid(ctx.builder, 'body', {
     ...tubeRows(palmRings, 14, [0, 1, 0], { caps: true, exponent: 2.4 }),
     bands: cappedBands(palmRings.slice(1).map(() => palette.skin)),
     wrap: true,
-    skin: () => skin,
+    skin: (p) => chainWeights([`${side}LowerArm`, `${side}Hand`], [0, u0], Math.abs(p[0]), 0.01 * k),
   });
-  const fingers = [
-    { dz: 0.028, len: 0.066 },
-    { dz: 0.0095, len: 0.074 },
-    { dz: -0.0095, len: 0.07 },
-    { dz: -0.027, len: 0.056 },
-  ] as const;
-  for (const f of fingers) {
-    const base: Vec3 = [sgn * (u0 + palmLen - 0.008 * k), hy - 0.004 * k, hz + f.dz * k];
-    const rings: TubeRing[] = [0, 0.33, 0.66, 1].map((t) => ({
-      center: [base[0] + sgn * f.len * k * t, base[1] - 0.012 * k * t * t, base[2] + f.dz * 0.25 * k * t],
-      rx: 0.0088 * k * (1 - 0.15 * t),
-      ry: 0.0082 * k * (1 - 0.15 * t),
-    }));
+  const radii = { Index: 0.0074, Middle: 0.0077, Ring: 0.0072, Little: 0.0062 } as const;
+  for (const finger of ['Index', 'Middle', 'Ring', 'Little'] as const) {
+    const bones = fingerChain(side, finger);
+    const at = bones.map((b) => Math.abs(P[b][0]));
+    const tip = at[2]! + HAND.fingers[finger].segments[2] * k;
+    const r = radii[finger] * k;
+    const base = P[bones[0]];
+    const us = [at[0]! - 0.012 * k, at[0]!, at[1]!, at[2]!, tip - r];
+    const rings: TubeRing[] = us.map((u, i) => {
+      const knuckle = i >= 1 && i <= 3 ? 1.06 : 1;
+      const taper = 1 - 0.2 * (u - at[0]!) / (tip - at[0]!);
+      return { center: [sgn * u, base[1], base[2]], rx: r * taper * knuckle, ry: r * 0.9 * taper * knuckle };
+    });
     addGrid(ctx.builder, 'body', {
       ...tubeRows(rings, 8, [0, 1, 0], { caps: true }),
       bands: cappedBands(rings.slice(1).map(() => palette.skin)),
       wrap: true,
-      skin: () => skin,
+      skin: (p) => chainWeights([`${side}Hand`, ...bones], [u0, ...at], Math.abs(p[0]), 0.004 * k),
     });
   }
-  const tb: Vec3 = [sgn * (u0 + 0.018 * k), hy - 0.007 * k, hz + 0.03 * k];
-  const thumb: TubeRing[] = [0, 0.5, 1].map((t) => ({
-    center: [tb[0] + sgn * 0.036 * k * t, tb[1] - 0.01 * k * t, tb[2] + 0.034 * k * t],
-    rx: 0.011 * k * (1 - 0.2 * t),
-    ry: 0.0105 * k * (1 - 0.2 * t),
+  const thumb = fingerChain(side, 'Thumb');
+  const root = P[thumb[0]];
+  const dir = normalize(sub(P[thumb[2]], P[thumb[1]]));
+  const along = (p: Vec3): number => dot(sub(p, root), dir);
+  const at = thumb.map((b) => along(P[b]));
+  const tipS = at[2]! + HAND.thumb.segments[2] * k;
+  const ss = [-0.008 * k, at[0]!, at[1]!, at[2]!, tipS - 0.007 * k];
+  const thumbRings: TubeRing[] = ss.map((s) => ({
+    center: add(root, scale(dir, s)),
+    rx: k * profile([[0, 0.013], [at[1]! / k, 0.0092], [tipS / k, 0.0078]], s / k),
+    ry: k * profile([[0, 0.011], [at[1]! / k, 0.0085], [tipS / k, 0.007]], s / k),
   }));
   addGrid(ctx.builder, 'body', {
-    ...tubeRows(thumb, 8, [0, 1, 0], { caps: true }),
-    bands: cappedBands(thumb.slice(1).map(() => palette.skin)),
+    ...tubeRows(thumbRings, 8, [0, 1, 0], { caps: true }),
+    bands: cappedBands(thumbRings.slice(1).map(() => palette.skin)),
     wrap: true,
-    skin: () => skin,
+    skin: (p) => chainWeights([`${side}Hand`, ...thumb], [-1, 0.4 * at[1]!, at[1]!, at[2]!], along(p), 0.005 * k),
   });
 }
 
@@ -156,9 +183,13 @@ function buildLeg(ctx: BuildContext, side: Side): void {
   const endY = ankleY - 0.012 * h;
   const bootTop = spec.outfit.boots ? ankleY + 0.45 * (kneeY - ankleY) : -1;
   const ys: number[] = [];
-  const n = 30;
+  // Under a long skirt only the ankles show: fewer rings there keep the file small.
+  const n = spec.outfit.bottomKind === 'long-skirt' ? 12 : 22;
   for (let i = 0; i <= n; i++) ys.push(topY + ((endY - topY) * i) / n);
   if (spec.outfit.boots) ys.push(bootTop, bootTop - 0.004 * k);
+  // Trousers end in a turned-up hem a little above the shoe.
+  const hemTop = trousers ? ankleY + 0.012 * h : -1;
+  if (trousers) ys.push(hemTop, hemTop - 0.003 * k);
   ys.sort((a, b) => b - a);
   const rings: TubeRing[] = ys.map((y) => {
     let r = radius(y);
@@ -174,6 +205,7 @@ function buildLeg(ctx: BuildContext, side: Side): void {
   const bands = ys.slice(0, -1).map((y, i) => {
     const mid = (y + ys[i + 1]!) / 2;
     if (mid <= bootTop) return mid > bootTop - 0.004 * k ? shadeColor(palette.shoes, 0.7) : palette.shoes;
+    if (mid <= hemTop) return shadeColor(palette.bottom, mid > hemTop - 0.003 * k ? 0.5 : 0.78);
     // Under a skirt the thigh takes the skirt colour, so nothing skin-coloured peeks through.
     return mid > skirtHem ? palette.bottom : legColor;
   });

@@ -103,7 +103,11 @@ export function torsoShape(ctx: BuildContext): TorsoShape {
   return { point, front, bottomY, topY, waistY: 0.548 * h, skin };
 }
 
-/** Torso skin: trousers / skirt waistband below, the top (or jacket) above, a belt between. */
+/**
+ * Torso skin: trousers / skirt waistband below, the top (or jacket) above, a belt between, a
+ * knitted hem on the top (alternating narrow bands) so the garment has an edge, not just a colour,
+ * and optional knit stripes in the accent colour.
+ */
 export function buildTorso(ctx: BuildContext, torso: TorsoShape): void {
   const { spec, palette } = ctx;
   const h = spec.height;
@@ -112,12 +116,20 @@ export function buildTorso(ctx: BuildContext, torso: TorsoShape): void {
   const beltLow = torso.waistY - 0.006 * h;
   const beltHigh = torso.waistY + 0.006 * h;
   const ys: number[] = [];
-  const rowsCount = 34;
+  const rowsCount = 30;
   for (let i = 0; i <= rowsCount; i++) {
     const t = i / rowsCount;
     ys.push(torso.bottomY + (torso.topY - torso.bottomY) * (1 - (1 - t) ** 1.15));
   }
-  ys.push(beltLow, beltHigh);
+  const ribs = 4;
+  const rib = 0.0045 * h;
+  const hemTop = beltHigh + ribs * rib;
+  ys.push(beltLow, beltHigh, ...Array.from({ length: ribs }, (_, i) => beltHigh + (i + 1) * rib));
+  // Knit stripes across the top, from the hem to the chest (a jacket covers them, so none there).
+  const stripes = palette.jacket ? 0 : spec.outfit.stripes;
+  const stripeTop = 0.765 * h;
+  const stripe = (stripeTop - hemTop) / Math.max(1, 2 * stripes - 1);
+  for (let i = 1; i < 2 * stripes; i++) ys.push(hemTop + i * stripe);
   ys.sort((a, b) => a - b);
   const cols = 40;
   const rows = ys.map((y) => Array.from({ length: cols }, (_, j) => torso.point(y, (2 * Math.PI * j) / cols)));
@@ -125,6 +137,8 @@ export function buildTorso(ctx: BuildContext, torso: TorsoShape): void {
     const mid = (y + ys[i + 1]!) / 2;
     if (mid < beltLow) return palette.bottom;
     if (mid < beltHigh) return belt ? shadeColor(palette.bottom, 0.45) : spec.outfit.bottomKind === 'trousers' ? palette.bottom : upper;
+    if (mid < hemTop) return shadeColor(upper, Math.floor((mid - beltHigh) / rib) % 2 === 0 ? 0.8 : 0.9);
+    if (stripes > 0 && mid < stripeTop && Math.floor((mid - hemTop) / stripe) % 2 === 1) return palette.topAccent;
     return upper;
   });
   addGrid(ctx.builder, 'body', {

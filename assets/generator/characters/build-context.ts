@@ -3,6 +3,7 @@ import { HeadShape } from '../geometry/head-shape.js';
 import { MeshBuilder } from '../geometry/mesh-builder.js';
 import type { Vec3 } from '../geometry/vec3.js';
 import { buildSkeleton, type Skeleton } from '../skeleton/skeleton.js';
+import { SpringChains } from '../skeleton/spring-chains.js';
 import type { CharacterSpec } from './character-spec.js';
 
 /** Linear colours of one character, resolved once from its description. */
@@ -28,6 +29,8 @@ export interface Palette {
 export interface BuildContext {
   readonly spec: CharacterSpec;
   readonly skeleton: Skeleton;
+  /** Spring-bone chains added by the hair and clothing builders. */
+  readonly springs: SpringChains;
   readonly builder: MeshBuilder;
   readonly head: HeadShape;
   readonly palette: Palette;
@@ -42,6 +45,7 @@ export function createBuildContext(spec: CharacterSpec, targetCount: number): Bu
   return {
     spec,
     skeleton,
+    springs: new SpringChains(),
     builder: new MeshBuilder(targetCount),
     head: new HeadShape({
       center: skeleton.headCenter,

@@ -1,7 +1,7 @@
 import type { Hex } from '../geometry/color.js';
 
-/** Hair silhouettes the hair builder knows; each adds shells, locks or spikes on the scalp. */
-export type HairStyle = 'bob' | 'ponytail' | 'bun' | 'spiky' | 'long-wavy' | 'short-neat' | 'receding';
+/** Hair silhouettes the hair builder knows; each adds locks (and springs) over the scalp shell. */
+export type HairStyle = 'ponytail' | 'bun' | 'textured' | 'long-wavy' | 'short-neat' | 'receding';
 
 /** Fringe over the forehead. */
 export type Bangs = 'none' | 'side-swept' | 'full' | 'parted';
@@ -63,13 +63,15 @@ export interface CharacterSpec {
     readonly top: Hex;
     readonly topAccent: Hex; // collar, cuffs, trims
     readonly sleeve: number; // 0 sleeveless .. 1 to the wrist
-    readonly neckline: 'crew' | 'collar' | 'turtle' | 'v' | 'hood';
+    readonly stripes: number; // knit stripes in topAccent across the top (0 = plain)
+    readonly neckline: 'crew' | 'round-collar' | 'collar' | 'turtle' | 'v' | 'hood';
     readonly jacket: Hex | null; // open jacket / cardigan over the top
     readonly bottom: Hex;
     readonly bottomKind: 'trousers' | 'skirt' | 'long-skirt';
     readonly legs: Hex; // tights or skin under a skirt
     readonly shoes: Hex;
     readonly boots: boolean;
+    readonly watch: boolean; // a wristwatch on the left wrist
   };
   readonly voice: 'female' | 'male';
 }

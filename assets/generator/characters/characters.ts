@@ -14,8 +14,8 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     body: { shoulderWidth: 0.145, hipWidth: 0.125, waist: 0.1, chestDepth: 0.085, bust: 0.018, belly: 0, limb: 0.88, headScale: 1.06, neck: 0.86 },
     skin: '#f6d7c3',
     face: { jaw: 0.35, faceWidth: 1.0, cheekbones: 0.6, chin: -0.3, nose: 0.75, noseWidth: 0.85, eyeSize: 1.16, eyeSpacing: 1, eyeTilt: 0.015, eyeHeight: 1.12, iris: '#3e8a5c', lashes: 1.35, browThickness: 0.75, browArch: 0.55, browTilt: 0.0, lips: '#d9737a', mouthWidth: 0.95, lipFullness: 0.7, blush: 1, glasses: 'none', glassesColor: '#222222', beard: false, age: 0 },
-    hair: { style: 'ponytail', bangs: 'full', color: '#b5532c', highlight: '#e68a4f', volume: 1, length: 0.2, accent: '#f2c94c' },
-    outfit: { top: '#f2b84b', topAccent: '#fff4dc', sleeve: 0.35, neckline: 'crew', jacket: null, bottom: '#2f5d7c', bottomKind: 'skirt', legs: '#3b3450', shoes: '#c0392b', boots: false },
+    hair: { style: 'ponytail', bangs: 'full', color: '#b5532c', highlight: '#e68a4f', volume: 1, length: 0.3, accent: '#f2c94c' },
+    outfit: { top: '#f2b84b', topAccent: '#fff4dc', sleeve: 0.35, stripes: 3, neckline: 'round-collar', jacket: null, bottom: '#2f5d7c', bottomKind: 'skirt', legs: '#3b3450', shoes: '#c0392b', boots: false, watch: false },
     voice: 'female',
   },
   {
@@ -26,8 +26,8 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     body: { shoulderWidth: 0.19, hipWidth: 0.12, waist: 0.125, chestDepth: 0.105, bust: 0, belly: 0, limb: 1.08, headScale: 0.96, neck: 1.12 },
     skin: '#c68e68',
     face: { jaw: 1.0, faceWidth: 1.01, cheekbones: 0.2, chin: 0.6, nose: 1.3, noseWidth: 1.1, eyeSize: 0.84, eyeSpacing: 1.04, eyeTilt: 0.0, eyeHeight: 0.74, iris: '#4a3325', lashes: 0.7, browThickness: 1.35, browArch: 0.1, browTilt: -0.01, lips: '#a86258', mouthWidth: 1.1, lipFullness: 0.2, blush: 0, glasses: 'square', glassesColor: '#1d2b3a', beard: false, age: 0.2 },
-    hair: { style: 'short-neat', bangs: 'side-swept', color: '#1f1a17', highlight: '#4a3f38', volume: 0.7, length: 0, accent: '#1f1a17' },
-    outfit: { top: '#2c4a6e', topAccent: '#dfe7ef', sleeve: 1, neckline: 'collar', jacket: null, bottom: '#3a3f47', bottomKind: 'trousers', legs: '#3a3f47', shoes: '#2a1e18', boots: false },
+    hair: { style: 'short-neat', bangs: 'none', color: '#1f1a17', highlight: '#4a3f38', volume: 1.0, length: 0, accent: '#1f1a17' },
+    outfit: { top: '#2c4a6e', topAccent: '#dfe7ef', sleeve: 1, stripes: 0, neckline: 'collar', jacket: null, bottom: '#3a3f47', bottomKind: 'trousers', legs: '#3a3f47', shoes: '#2a1e18', boots: false, watch: true },
     voice: 'male',
   },
   {
@@ -38,8 +38,8 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     body: { shoulderWidth: 0.15, hipWidth: 0.128, waist: 0.098, chestDepth: 0.088, bust: 0.02, belly: 0, limb: 0.86, headScale: 1.0, neck: 0.84 },
     skin: '#e0b48e',
     face: { jaw: 0.15, faceWidth: 0.9, cheekbones: 0.95, chin: 0.5, nose: 1.05, noseWidth: 0.8, eyeSize: 1.0, eyeSpacing: 0.98, eyeTilt: 0.075, eyeHeight: 0.78, iris: '#5a3a22', lashes: 1.55, browThickness: 0.75, browArch: 0.95, browTilt: 0.01, lips: '#b8323f', mouthWidth: 1.0, lipFullness: 0.9, blush: 0.5, glasses: 'none', glassesColor: '#222222', beard: false, age: 0.15 },
-    hair: { style: 'bun', bangs: 'parted', color: '#2b1a14', highlight: '#6b4032', volume: 0.75, length: 0, accent: '#c9a227' },
-    outfit: { top: '#f4efe6', topAccent: '#c9a227', sleeve: 1, neckline: 'crew', jacket: '#7a1f35', bottom: '#2a2230', bottomKind: 'skirt', legs: '#d8ab88', shoes: '#1b1418', boots: false },
+    hair: { style: 'bun', bangs: 'side-swept', color: '#2b1a14', highlight: '#6b4032', volume: 0.75, length: 0, accent: '#c9a227' },
+    outfit: { top: '#f4efe6', topAccent: '#c9a227', sleeve: 1, stripes: 0, neckline: 'crew', jacket: '#7a1f35', bottom: '#2a2230', bottomKind: 'skirt', legs: '#d8ab88', shoes: '#1b1418', boots: false, watch: false },
     voice: 'female',
   },
   {
@@ -50,8 +50,8 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     body: { shoulderWidth: 0.17, hipWidth: 0.115, waist: 0.112, chestDepth: 0.095, bust: 0, belly: 0, limb: 0.98, headScale: 1.02, neck: 1.0 },
     skin: '#f0cfae',
     face: { jaw: 0.6, faceWidth: 0.97, cheekbones: 0.35, chin: 0.15, nose: 1.0, noseWidth: 0.95, eyeSize: 1.02, eyeSpacing: 1, eyeTilt: 0.06, eyeHeight: 0.92, iris: '#2f2622', lashes: 0.85, browThickness: 1.25, browArch: 0.2, browTilt: 0.03, lips: '#c97a6e', mouthWidth: 1.05, lipFullness: 0.3, blush: 0.25, glasses: 'none', glassesColor: '#222222', beard: false, age: 0 },
-    hair: { style: 'spiky', bangs: 'full', color: '#181c2c', highlight: '#3e4d7a', volume: 0.9, length: 0, accent: '#181c2c' },
-    outfit: { top: '#f06b2b', topAccent: '#ffffff', sleeve: 1, neckline: 'hood', jacket: null, bottom: '#34508a', bottomKind: 'trousers', legs: '#34508a', shoes: '#f4f4f4', boots: false },
+    hair: { style: 'textured', bangs: 'none', color: '#181c2c', highlight: '#3e4d7a', volume: 1.3, length: 0, accent: '#181c2c' },
+    outfit: { top: '#f06b2b', topAccent: '#ffffff', sleeve: 1, stripes: 0, neckline: 'hood', jacket: null, bottom: '#34508a', bottomKind: 'trousers', legs: '#34508a', shoes: '#f4f4f4', boots: false, watch: false },
     voice: 'male',
   },
   {
@@ -63,7 +63,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     skin: '#8d5a3b',
     face: { jaw: 0.4, faceWidth: 1.05, cheekbones: 0.75, chin: -0.15, nose: 1.15, noseWidth: 1.3, eyeSize: 1.06, eyeSpacing: 1.03, eyeTilt: -0.02, eyeHeight: 1.0, iris: '#3b2417', lashes: 1.25, browThickness: 0.95, browArch: 0.5, browTilt: -0.005, lips: '#8e4a4a', mouthWidth: 1.05, lipFullness: 1, blush: 0.4, glasses: 'none', glassesColor: '#222222', beard: false, age: 0.1 },
     hair: { style: 'long-wavy', bangs: 'parted', color: '#2a1812', highlight: '#7a4a30', volume: 1.1, length: 0.36, accent: '#9fbf8f' },
-    outfit: { top: '#8fb59a', topAccent: '#e9f1e4', sleeve: 0.55, neckline: 'v', jacket: null, bottom: '#efe4cf', bottomKind: 'long-skirt', legs: '#8d5a3b', shoes: '#a6784f', boots: false },
+    outfit: { top: '#8fb59a', topAccent: '#e9f1e4', sleeve: 0.55, stripes: 0, neckline: 'v', jacket: null, bottom: '#efe4cf', bottomKind: 'long-skirt', legs: '#8d5a3b', shoes: '#a6784f', boots: false, watch: false },
     voice: 'female',
   },
   {
@@ -75,7 +75,7 @@ export const CHARACTERS: readonly CharacterSpec[] = [
     skin: '#e8b99a',
     face: { jaw: 0.55, faceWidth: 1.13, cheekbones: 0.6, chin: -0.2, nose: 1.5, noseWidth: 1.25, eyeSize: 0.82, eyeSpacing: 1, eyeTilt: -0.04, eyeHeight: 0.8, iris: '#4e6f8c', lashes: 0.65, browThickness: 1.5, browArch: 0.35, browTilt: -0.02, lips: '#b56c60', mouthWidth: 1.05, lipFullness: 0.3, blush: 0.45, glasses: 'round', glassesColor: '#8a6a3a', beard: true, age: 1 },
     hair: { style: 'receding', bangs: 'none', color: '#c9c6c0', highlight: '#f2f0eb', volume: 0.75, length: 0, accent: '#c9c6c0' },
-    outfit: { top: '#efe6d2', topAccent: '#efe6d2', sleeve: 1, neckline: 'crew', jacket: '#7b5a3a', bottom: '#4a4536', bottomKind: 'trousers', legs: '#4a4536', shoes: '#3a2618', boots: false },
+    outfit: { top: '#efe6d2', topAccent: '#efe6d2', sleeve: 1, stripes: 0, neckline: 'crew', jacket: '#7b5a3a', bottom: '#4a4536', bottomKind: 'trousers', legs: '#4a4536', shoes: '#3a2618', boots: false, watch: false },
     voice: 'male',
   },
 ];

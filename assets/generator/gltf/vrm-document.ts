@@ -1,27 +1,30 @@
 import type { BuildContext } from '../characters/build-context.js';
 import { EXPRESSION_NAMES } from '../face/face-state.js';
 import { MATERIAL_SLOTS, type PrimitiveData } from '../geometry/mesh-builder.js';
-import { BONE_NAMES } from '../skeleton/skeleton.js';
+import type { JointName } from '../skeleton/skeleton.js';
 import { mtoonMaterial } from '../vrm/mtoon-materials.js';
+import { springBoneExtension } from '../vrm/spring-bones.js';
 import { vrmExtension } from '../vrm/vrm-extension.js';
 import { BufferBuilder, COMPONENT } from './buffer-builder.js';
 import { RampAtlas } from './ramp-atlas.js';
 import { writeGlb } from './glb-writer.js';
 
 /**
- * Turns a finished build (skeleton + mesh builder) into VRM 1.0 GLB bytes. Node i is bone
- * BONE_NAMES[i]; the skinned mesh node comes last and is a scene root, as glTF requires.
+ * Turns a finished build (skeleton + mesh builder) into VRM 1.0 GLB bytes. Node i is joint
+ * `skeleton.joints[i]` (humanoid bones, then spring-bone joints); the skinned mesh node comes last
+ * and is a scene root, as glTF requires.
  */
 export function writeVrm(ctx: BuildContext): Uint8Array {
   const { skeleton, spec } = ctx;
   const buf = new BufferBuilder();
-  const meshNode = BONE_NAMES.length;
+  const joints = skeleton.joints;
+  const meshNode = joints.length;
 
-  const nodes: Record<string, unknown>[] = BONE_NAMES.map((bone) => {
-    const p = skeleton.position[bone];
+  const nodes: Record<string, unknown>[] = joints.map((bone) => {
+    const p = skeleton.jointPosition(bone);
     const parent = skeleton.parent(bone);
-    const q = parent ? skeleton.position[parent] : ([0, 0, 0] as const);
-    const children = BONE_NAMES.map((b, i) => [b, i] as const)
+    const q = parent ? skeleton.jointPosition(parent) : ([0, 0, 0] as const);
+    const children = joints.map((b, i) => [b, i] as const)
       .filter(([b]) => skeleton.parent(b) === bone)
       .map(([, i]) => i);
     return {
@@ -31,9 +34,9 @@ export function writeVrm(ctx: BuildContext): Uint8Array {
     };
   });
 
-  const ibm = new Float32Array(16 * BONE_NAMES.length);
-  BONE_NAMES.forEach((bone, i) => {
-    const p = skeleton.position[bone];
+  const ibm = new Float32Array(16 * joints.length);
+  joints.forEach((bone, i) => {
+    const p = skeleton.jointPosition(bone);
     ibm.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0], -p[1], -p[2], 1], i * 16);
   });
   const ibmAccessor = buf.add(ibm, COMPONENT.FLOAT, 'MAT4');
@@ -42,18 +45,22 @@ export function writeVrm(ctx: BuildContext): Uint8Array {
   const slots = MATERIAL_SLOTS.filter((slot) => ctx.builder.primitive(slot).vertices.length > 0);
   for (const slot of slots) for (const v of ctx.builder.primitive(slot).vertices) atlas.add(v.paint);
   const materials = slots.map((slot) => mtoonMaterial(slot, 0));
-  const primitives = slots.map((slot, i) => writePrimitive(buf, ctx.builder.primitive(slot), i, atlas));
+  const primitives = slots.map((slot, i) => writePrimitive(buf, ctx.builder.primitive(slot), i, atlas, skeleton.index));
   const imageView = buf.view(atlas.png());
 
+  const springBone = springBoneExtension(spec, skeleton, ctx.springs);
   const eyeHeight = ctx.head.project(0.36, -0.16, 0).position[1] - skeleton.position.head[1];
   const json = {
     asset: { version: '2.0', generator: 'avatar-service assets/generator' },
-    extensionsUsed: ['VRMC_vrm', 'VRMC_materials_mtoon'],
-    extensions: { VRMC_vrm: vrmExtension(spec, skeleton, meshNode, eyeHeight) },
+    extensionsUsed: ['VRMC_vrm', 'VRMC_materials_mtoon', ...(springBone ? ['VRMC_springBone'] : [])],
+    extensions: {
+      VRMC_vrm: vrmExtension(spec, skeleton, meshNode, eyeHeight),
+      ...(springBone ? { VRMC_springBone: springBone } : {}),
+    },
     scene: 0,
     scenes: [{ name: spec.id, nodes: [0, meshNode] }],
     nodes: [...nodes, { name: `${spec.id}-body`, mesh: 0, skin: 0 }],
-    skins: [{ name: 'humanoid', inverseBindMatrices: ibmAccessor, joints: BONE_NAMES.map((_, i) => i), skeleton: 0 }],
+    skins: [{ name: 'humanoid', inverseBindMatrices: ibmAccessor, joints: joints.map((_, i) => i), skeleton: 0 }],
     meshes: [
       {
         name: `${spec.id}-body`,
@@ -78,7 +85,13 @@ export function writeVrm(ctx: BuildContext): Uint8Array {
 
 const f32 = (x: number): number => Math.fround(x);
 
-function writePrimitive(buf: BufferBuilder, prim: PrimitiveData, material: number, atlas: RampAtlas): Record<string, unknown> {
+function writePrimitive(
+  buf: BufferBuilder,
+  prim: PrimitiveData,
+  material: number,
+  atlas: RampAtlas,
+  jointIndex: (joint: JointName) => number,
+): Record<string, unknown> {
   const n = prim.vertices.length;
   const pos = new Float32Array(n * 3);
   const nor = new Float32Array(n * 3);
@@ -91,7 +104,7 @@ function writePrimitive(buf: BufferBuilder, prim: PrimitiveData, material: numbe
     nor.set([v.normal[0] / l, v.normal[1] / l, v.normal[2] / l], i * 3);
     const [u, w] = atlas.uv(v.paint);
     uv.set([Math.round(u * 65535), Math.round(w * 65535)], i * 2);
-    const packed = packSkin(v.skin.map(([b, w]) => [BONE_NAMES.indexOf(b), w] as const));
+    const packed = packSkin(v.skin.map(([b, w]) => [jointIndex(b), w] as const));
     jnt.set(packed.joints, i * 4);
     wgt.set(packed.weights, i * 4);
   });

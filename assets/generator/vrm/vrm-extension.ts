@@ -21,14 +21,12 @@ const OVERRIDES: Partial<Record<ExpressionName, { blink?: Override; lookAt?: Ove
 };
 
 /**
- * `VRMC_vrm` 1.0 for one avatar: meta, humanoid (bone i is node i), expressions bound to the
+ * `VRMC_vrm` 1.0 for one avatar: meta, humanoid (every bone, fingers included), expressions bound to the
  * mesh node's morph targets (target i is EXPRESSION_NAMES[i]) and expression-driven lookAt.
  */
 export function vrmExtension(spec: CharacterSpec, skeleton: Skeleton, meshNode: number, eyeHeightFromHead: number): Record<string, unknown> {
   const humanBones: Record<string, { node: number }> = {};
-  BONE_NAMES.forEach((bone, i) => {
-    humanBones[bone] = { node: i };
-  });
+  for (const bone of BONE_NAMES) humanBones[bone] = { node: skeleton.index(bone) };
   const preset: Record<string, unknown> = {};
   EXPRESSION_NAMES.forEach((name, index) => {
     const o = OVERRIDES[name] ?? {};
