@@ -34,7 +34,7 @@ export function createThinkingChin({ rig, seed, body }: AnimationContext): Avata
     evaluate(time, pose) {
       lowerArms(pose, body, 0, 0.3);
       // Left forearm across the waist, supporting the right elbow.
-      rotateInParent(pose, 'leftUpperArm', -0.2, 0, 0.1);
+      rotateInParent(pose, 'leftUpperArm', -0.55, 0, 0.1);
       rotate(pose, 'leftUpperArm', 0.9, 0, 0);
       rotate(pose, 'leftLowerArm', 0, -1.5, 0);
       breathe(pose, time, 0.7, 0.2);
