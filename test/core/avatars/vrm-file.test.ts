@@ -124,7 +124,8 @@ describe('inspectVrm', () => {
 
   it('refuses chunk lengths that do not add up once the header length is made to match', () => {
     refuses(withHeaderLength(luna.subarray(0, 100_000)), /chunk 1 says \d+ bytes but only \d+ remain/);
-    refuses(withHeaderLength(luna.subarray(0, 1000)), /chunk 0 says 27704 bytes but only 980 remain/);
+    const jsonLength = new DataView(luna.buffer, luna.byteOffset).getUint32(12, true);
+    refuses(withHeaderLength(luna.subarray(0, 1000)), new RegExp(`chunk 0 says ${jsonLength} bytes but only 980 remain`));
     refuses(withHeaderLength(luna.subarray(0, 16)), /chunk 0 has an incomplete header/);
     refuses(withHeaderLength(luna.subarray(0, 12)), /it has no JSON chunk/);
     const misaligned = luna.slice();
