@@ -146,9 +146,9 @@ function copyDocsRenderer() {
     writeBundle() {
       const from = dirname(fileURLToPath(import.meta.resolve('redoc/package.json')));
       mkdirSync('dist/docs', { recursive: true });
-      copyFileSync(join(from, 'bundles/redoc.standalone.js'), 'dist/docs/redoc.standalone.js');
+      copyFileSync(join(from, 'bundles/redoc.standalone.js'), 'dist/docs/redoc-standalone.js');
       copyFileSync(join(from, 'LICENSE'), 'dist/docs/redoc.LICENSE');
-      copyFileSync(join(from, 'bundles/redoc.standalone.js.LICENSE.txt'), 'dist/docs/redoc.standalone.js.LICENSE.txt');
+      copyFileSync(join(from, 'bundles/redoc.standalone.js.LICENSE.txt'), 'dist/docs/redoc-standalone.js.LICENSE.txt');
     },
   };
 }

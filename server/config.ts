@@ -297,12 +297,12 @@ function jwtSecret(env: Record<string, string | undefined>): string | undefined 
 
 /** The data folder exists (or is made) and this process may write in it; otherwise one line naming DATA_DIR. */
 function ensureWritableFolder(dataDir: string, where: string): void {
+  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw new ConfigError('DATA_DIR', `${dataDir} is a file, not a folder (${where}); set DATA_DIR to a folder`);
   try {
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
     throw new ConfigError('DATA_DIR', `cannot create the data folder (${where}): ${fsReason(error)}; set DATA_DIR to a folder this user can write`);
   }
-  if (!statSync(dataDir).isDirectory()) throw new ConfigError('DATA_DIR', `${dataDir} is a file, not a folder (${where}); set DATA_DIR to a folder`);
   try {
     accessSync(dataDir, constants.W_OK | constants.X_OK);
   } catch (error) {

@@ -41,6 +41,7 @@ const errorDescriptions: Record<string, string> = {
   '415': 'unsupported_media_type: the body is not of the media type the operation takes',
   '416': 'range_not_satisfiable: the Range is outside the file',
   '429': 'rate_limited or too_many_connections (Retry-After says when to try again)',
+  '431': 'The request headers are larger than the server accepts (any operation)',
 };
 
 /**
@@ -55,6 +56,8 @@ export function clientErrorsOf(route: Route, path: string): string[] {
   else if (route.limitAnonymous) codes.add(429);
   if (/\{\w+\}/.test(path)) codes.add(404);
   if (route.body || route.multipart) codes.add(413).add(415);
+  // Any request can be refused before it reaches a route; named where nothing else is.
+  if (codes.size === 0) codes.add(431);
   return [...codes].sort().map(String);
 }
 
@@ -140,9 +143,13 @@ export function buildOpenApi(
   const errorRef = components.define('Error', serializer.errorSchema);
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
+  const operationIds = new Set<string>();
   for (const { prefix, route } of routes) {
     const path = (prefix + route.path).replace(/:([A-Za-z]+)/g, '{$1}');
-    const operationId = operationIdOf(route.method, path);
+    // `/health` is served at the root and under /v1: the second gets a suffix.
+    const derived = operationIdOf(route.method, path);
+    const operationId = operationIds.has(derived) ? `${derived}AtRoot` : derived;
+    operationIds.add(operationId);
     const pascal = operationId.charAt(0).toUpperCase() + operationId.slice(1);
     const params = (route.params?.json.properties ?? {}) as Record<string, JsonSchema>;
     const query = (route.query?.json.properties ?? {}) as Record<string, JsonSchema>;
@@ -213,6 +220,8 @@ export function buildOpenApi(
       event: {
         post: {
           operationId: 'receiveWebhookEvent',
+          // Deliveries are authenticated by their signature header, not by a credential.
+          security: [],
           summary: 'An event POSTed to a registered webhook',
           description: 'Headers: x-service-signature (lowercase hex HMAC-SHA256 of the raw body with the secret), x-service-event-id, x-service-event-type, x-service-delivery-attempt. Answer 2xx at once; anything else is retried on the schedule, 410 disables the webhook.',
           tags: ['webhooks'],

@@ -5,7 +5,7 @@ import type { Route } from '../http/route.js';
 import { sendBlob } from '../http/send-blob.js';
 
 /** The renderer the build copies into `dist/docs/` (rollup.config.mjs): Redoc's standalone bundle (MIT), no CDN. */
-const RENDERER = 'redoc.standalone.js';
+const RENDERER = 'redoc-standalone.js';
 
 /**
  * The page loads the renderer from this server and nothing else; Redoc styles itself with inline
