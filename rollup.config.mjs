@@ -5,7 +5,8 @@
 // TypeScript 7 has no JavaScript API, so esbuild transpiles (types are checked by
 // `tsc -p widget/tsconfig.json` in `npm run build`, which also writes dist/widget/types).
 // bench/widget-bundle.ts builds a bare viewer with the same settings (`widgetBuildOptions`).
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import nodeResolve from '@rollup/plugin-node-resolve';
@@ -135,4 +136,21 @@ function reportSize() {
   };
 }
 
-export default widgetBuildOptions('widget/index.ts', 'dist/widget/avatar-chat.js', [reportSize()]);
+/**
+ * Copies the API reference page's renderer (Redoc's standalone bundle, MIT, with its licence) into
+ * dist/docs, so the server serves /docs without a CDN (server/routes/docs-routes.ts).
+ */
+function copyDocsRenderer() {
+  return {
+    name: 'copy-docs-renderer',
+    writeBundle() {
+      const from = dirname(fileURLToPath(import.meta.resolve('redoc/package.json')));
+      mkdirSync('dist/docs', { recursive: true });
+      copyFileSync(join(from, 'bundles/redoc.standalone.js'), 'dist/docs/redoc-standalone.js');
+      copyFileSync(join(from, 'LICENSE'), 'dist/docs/redoc.LICENSE');
+      copyFileSync(join(from, 'bundles/redoc.standalone.js.LICENSE.txt'), 'dist/docs/redoc-standalone.js.LICENSE.txt');
+    },
+  };
+}
+
+export default widgetBuildOptions('widget/index.ts', 'dist/widget/avatar-chat.js', [reportSize(), copyDocsRenderer()]);

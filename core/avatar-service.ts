@@ -31,6 +31,7 @@ import { WebhookService } from './webhooks/webhook-service.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import type { WebhookSender } from './webhooks/webhook-dispatcher.js';
 import { WebhookPoster } from './webhooks/post-webhook.js';
+import { checkServiceOptions } from './config/check-service-options.js';
 
 /** Webhook delivery settings (docs/webhooks.md). */
 export interface WebhookOptions {
@@ -54,7 +55,7 @@ export interface AvatarServiceOptions {
   store: Store;
   /** Where synthesized audio goes. */
   blobs: BlobStore;
-  /** HS256 secret for account tokens. */
+  /** HS256 secret for account and session tokens: at least 32 characters (`MIN_SECRET_LENGTH`). */
   jwtSecret: string;
   aiProviders: readonly AIProvider[];
   speechProviders: readonly SpeechProvider[];
@@ -123,7 +124,9 @@ export interface AvatarService {
   close(): Promise<void>;
 }
 
+/** Checks the options (`checkServiceOptions`: throws a `ConfigurationError` naming the option) and wires the service. */
 export function createAvatarService(options: AvatarServiceOptions): AvatarService {
+  checkServiceOptions(options);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? createIdGenerator(clock);
   const { store, blobs } = options;

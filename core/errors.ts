@@ -77,6 +77,19 @@ export class ValidationError extends ServiceError {
   }
 }
 
+/**
+ * An option of `createAvatarService` (or of a provider factory) breaks a rule; thrown at
+ * construction so an embedding app fails at start. The message starts with the option's name.
+ */
+export class ConfigurationError extends ServiceError {
+  override readonly name = 'ConfigurationError';
+  readonly option: string;
+  constructor(option: string, problem: string) {
+    super(ErrorCode.invalidRequest, `${option}: ${problem}`, { field: option });
+    this.option = option;
+  }
+}
+
 export class NotFoundError extends ServiceError {
   override readonly name = 'NotFoundError';
   constructor(resource: string, id: string) {

@@ -14,6 +14,8 @@ import type { Route } from './http/route.js';
 import { createSerializer } from './edge/serializer.js';
 import { createUrlBuilder } from './edge/urls.js';
 import { buildOpenApi } from './openapi.js';
+import { buildAsyncApi } from './asyncapi.js';
+import { docsRoutes } from './routes/docs-routes.js';
 import { packagePaths } from './package-paths.js';
 import { accountRoutes } from './routes/account-routes.js';
 import { aiRoutes } from './routes/ai-routes.js';
@@ -67,15 +69,11 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     health,
     avatarAssetRoute(new FsBlobStore(paths.avatarAssets)),
     ...demoRoutes(paths),
+    ...docsRoutes(paths.docsRenderer),
     ...(config.devBootstrap ? [demoSessionRoute(service)] : []),
   ];
   const mounted = () => [...v1.map((route) => ({ prefix: '/v1', route })), ...root.map((route) => ({ prefix: '', route }))];
-  const openapi = buildOpenApi(mounted().filter(({ route }) => route.tag !== 'demo'), {
-    version: paths.version,
-    serverUrl: config.publicUrl,
-    serializer,
-  });
-  v1.push(
+  const documents: Route[] = [
     defineRoute({
       method: 'get',
       path: '/openapi.json',
@@ -87,7 +85,26 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
         return undefined;
       },
     }),
-  );
+    defineRoute({
+      method: 'get',
+      path: '/asyncapi.json',
+      summary: 'The realtime transports (socket.io, WebSocket) as an AsyncAPI 3.0 document',
+      tag: 'meta',
+      auth: 'none',
+      async handle({ ctx }) {
+        ctx.body = asyncapi;
+        return undefined;
+      },
+    }),
+  ];
+  // The documents and the reference page describe the API; they are not part of it.
+  const openapi = buildOpenApi(mounted().filter(({ route }) => route.tag !== 'demo' && !route.path.startsWith('/docs')), {
+    version: paths.version,
+    serverUrl: config.publicUrl,
+    serializer,
+  });
+  const asyncapi = buildAsyncApi({ version: paths.version, serverUrl: config.publicUrl });
+  v1.push(...documents);
 
   const app = new Koa();
   // Koa reports errors that happen after the response started (e.g. a stream whose client left).

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { AvatarService, KeyMode, Tier } from '../core/index.js';
 import { ServiceError, Tiers, isoTime } from '../core/index.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, defaultDataDir, describeDataDir, loadConfig } from './config.js';
 import { createServiceFromConfig } from './create-service.js';
 import { DEMO_EMAIL } from './dev-bootstrap.js';
 import { presentApiKey } from './edge/present.js';
@@ -10,7 +10,7 @@ import { packagePaths } from './package-paths.js';
 import { startServer } from './start-server.js';
 import { startupNotes } from './startup-notes.js';
 
-const USAGE = `Usage: avatar-service <command>
+const usage = () => `Usage: avatar-service <command>
 
   serve                                             start the server
   migrate                                           apply database migrations and exit
@@ -21,9 +21,14 @@ const USAGE = `Usage: avatar-service <command>
   token --email E                                   mint a one-hour account token (JWT)
   --version                                         print the version
 
-Configured by environment variables (PORT, DATA_DIR, DATABASE_URL, …); see the README.`;
+Configured by environment variables (PORT, DATA_DIR, DATABASE_URL, …); see the README.
+Server and CLI share one data folder: DATA_DIR, else ${'$'}{defaultDataDir()}.
+keys and token work on existing data only; run them with the server's DATA_DIR.`;
 
 class UsageError extends Error {}
+
+const KNOWN_COMMANDS = ['migrate', 'account create', 'keys create', 'keys list', 'keys revoke', 'token'];
+const NEEDS_EXISTING_DATA = ['keys create', 'keys list', 'keys revoke', 'token'];
 
 /** The operator's CLI (docs/api.md, CLI): JSON on stdout for commands that create, one-line errors on stderr. */
 async function main(argv: string[]): Promise<number> {
@@ -47,17 +52,24 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = positionals.join(' ');
   if (values.help || command === '' || command === 'help') {
-    console.log(USAGE);
+    console.log(usage());
     return 0;
   }
-  const config = loadConfig();
-  if (command === 'serve') return serve(config);
+  if (command === 'serve') return serve(loadConfig());
+  if (!KNOWN_COMMANDS.includes(command)) throw new UsageError(`Unknown command '${command}'. Run avatar-service --help`);
+  // Keys and tokens only mean something to the server whose data they are in: never start empty data for them.
+  const config = loadConfig(process.env, { data: NEEDS_EXISTING_DATA.includes(command) ? 'existing' : 'create' });
 
   const service = await createServiceFromConfig(config);
   try {
     await service.store.migrate();
-    const output = await run(service, command, values);
+    const output = await run(service, command, values).catch((error: unknown) => {
+      // "No account with email …" is only true of this folder: say which one, still on one line.
+      if (error instanceof ServiceError) throw new UsageError(`${error.message} (${describeDataDir(config)})`);
+      throw error;
+    });
     console.log(JSON.stringify(output));
+    console.error(`avatar-service: used the ${describeDataDir(config)}`);
     return 0;
   } finally {
     await service.close();
@@ -112,7 +124,7 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
       ? `avatar-service listening on ${running.url} — open ${config.publicUrl}/ for the demo`
       : `avatar-service listening on ${running.url} — API at ${config.publicUrl}/v1 (the demo page needs DEV_BOOTSTRAP=true)`,
   ];
-  lines.push(...startupNotes(config));
+  lines.push(`Using the ${describeDataDir(config)}.`, ...startupNotes(config));
   if (running.bootstrap?.key) {
     lines.push(
       'Development bootstrap (DEV_BOOTSTRAP): created a demo account and a test API key.',

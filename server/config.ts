@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { absoluteUrlProblem, secretProblem } from '../core/index.js';
 import type { ApiStyle } from './edge/serializer.js';
 import { chatVendors, vendorVariables } from './vendors.js';
 
@@ -26,7 +28,10 @@ export interface ServerConfig {
   port: number;
   host: string;
   publicUrl: string;
+  /** Absolute path of the data folder (`DATA_DIR`, else {@link defaultDataDir}). */
   dataDir: string;
+  /** Where `dataDir` came from, for the line that tells the operator which folder is used. */
+  dataDirSource: 'DATA_DIR' | 'default';
   databaseUrl: string;
   redisUrl: string | undefined;
   jwtSecret: string;
@@ -69,15 +74,45 @@ export interface ServerConfig {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+export interface LoadConfigOptions {
+  /**
+   * `create` (the default): make the data folder and its JWT secret when missing (`serve`,
+   * `migrate`, `account create`). `existing`: the commands that only make sense on a server's
+   * data refuse, naming the folder they looked in, instead of starting an empty one.
+   */
+  data?: 'create' | 'existing';
+}
+
+/**
+ * The data folder when `DATA_DIR` is unset: `$XDG_DATA_HOME/avatar-service`, else
+ * `~/.local/share/avatar-service` — the same for the server and the CLI whatever the current folder.
+ */
+export function defaultDataDir(env: Env = process.env): string {
+  const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith('/') ? env.XDG_DATA_HOME : join(env.HOME || homedir(), '.local', 'share');
+  return join(base, 'avatar-service');
+}
+
+/** The data folder and where it came from, without touching the disk. */
+export function dataDirOf(env: Env = process.env): { dataDir: string; dataDirSource: 'DATA_DIR' | 'default' } {
+  return env.DATA_DIR ? { dataDir: resolve(env.DATA_DIR), dataDirSource: 'DATA_DIR' } : { dataDir: defaultDataDir(env), dataDirSource: 'default' };
+}
+
+/** The one line that tells which data folder a command uses. */
+export function describeDataDir(config: Pick<ServerConfig, 'dataDir' | 'dataDirSource'>): string {
+  return config.dataDirSource === 'DATA_DIR'
+    ? `data folder ${config.dataDir} (DATA_DIR)`
+    : `data folder ${config.dataDir} (the default; set DATA_DIR to use another)`;
+}
+
 /**
  * Reads the environment (docs/api.md, Configuration). The only place in the project that reads `process.env`;
  * everything else receives this object.
  */
-export function loadConfig(env: Env = process.env): ServerConfig {
+export function loadConfig(env: Env = process.env, options: LoadConfigOptions = {}): ServerConfig {
   const production = env.NODE_ENV === 'production';
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
-  const dataDir = resolve(env.DATA_DIR || './data');
+  const { dataDir, dataDirSource } = dataDirOf(env);
   const publicUrl = url(env, 'PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const databaseUrl = env.DATABASE_URL || `sqlite://${join(dataDir, 'avatar.db')}`;
   if (!/^(sqlite:|postgres(ql)?:)/.test(databaseUrl)) {
@@ -85,11 +120,15 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   }
   const apiStyle = env.API_STYLE || 'flat';
   if (apiStyle !== 'flat' && apiStyle !== 'envelope') throw new ConfigError('API_STYLE', 'must be flat or envelope');
+  const where = dataDirSource === 'DATA_DIR' ? `DATA_DIR is ${dataDir}` : `DATA_DIR is unset, so the default ${dataDir} is used`;
+  if (options.data === 'existing') requireExistingData(dataDir, databaseUrl, where, !env.JWT_SECRET);
+  else ensureWritableFolder(dataDir, where);
   return Object.freeze({
     port,
     host,
     publicUrl: publicUrl.replace(/\/+$/, ''),
     dataDir,
+    dataDirSource,
     databaseUrl,
     redisUrl: url(env, 'REDIS_URL'),
     jwtSecret: jwtSecret(env) ?? persistedSecret(dataDir),
@@ -185,11 +224,8 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
 function url(env: Env, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
-  try {
-    new URL(raw);
-  } catch {
-    throw new ConfigError(name, `must be an absolute URL, got '${raw}'`);
-  }
+  const problem = absoluteUrlProblem(raw);
+  if (problem !== undefined) throw new ConfigError(name, problem);
   return raw.replace(/\/+$/, '');
 }
 
@@ -254,15 +290,55 @@ function duration(env: Env, name: string, fallback: number): number {
 function jwtSecret(env: Record<string, string | undefined>): string | undefined {
   const value = env.JWT_SECRET;
   if (!value) return undefined;
-  if (value.length < 32) throw new ConfigError('JWT_SECRET', `must be at least 32 characters (got ${value.length}); e.g. openssl rand -base64 32`);
+  const problem = secretProblem(value);
+  if (problem !== undefined) throw new ConfigError('JWT_SECRET', problem);
   return value;
+}
+
+/** The data folder exists (or is made) and this process may write in it; otherwise one line naming DATA_DIR. */
+function ensureWritableFolder(dataDir: string, where: string): void {
+  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw new ConfigError('DATA_DIR', `${dataDir} is a file, not a folder (${where}); set DATA_DIR to a folder`);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new ConfigError('DATA_DIR', `cannot create the data folder (${where}): ${fsReason(error)}; set DATA_DIR to a folder this user can write`);
+  }
+  try {
+    accessSync(dataDir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw new ConfigError('DATA_DIR', `the data folder is not writable (${where}): ${fsReason(error)}; set DATA_DIR to a folder this user can write`);
+  }
+}
+
+/**
+ * For commands that read a server's data (`keys`, `token`): the folder, its SQLite database and
+ * (without JWT_SECRET) its JWT secret must already be there. Creating them would hand out keys
+ * and tokens that the running server has never heard of.
+ */
+function requireExistingData(dataDir: string, databaseUrl: string, where: string, needsSecretFile: boolean): void {
+  const hint = 'start the server once (npm start) or set DATA_DIR to the data folder the server uses';
+  if (!existsSync(dataDir)) throw new ConfigError('DATA_DIR', `no data folder at ${dataDir} (${where}); ${hint}`);
+  if (!statSync(dataDir).isDirectory()) throw new ConfigError('DATA_DIR', `${dataDir} is a file, not a folder (${where}); set DATA_DIR to a folder`);
+  if (databaseUrl.startsWith('sqlite:')) {
+    const file = resolve(databaseUrl.replace(/^sqlite:(\/\/)?/, ''));
+    if (!existsSync(file)) throw new ConfigError('DATA_DIR', `no database at ${file} (${where}); ${hint}`);
+  }
+  if (needsSecretFile && !existsSync(join(dataDir, 'jwt-secret'))) {
+    throw new ConfigError('DATA_DIR', `no jwt-secret in ${dataDir} (${where}) and JWT_SECRET is unset; use the server's JWT_SECRET or its DATA_DIR`);
+  }
+}
+
+/** `EACCES: permission denied, mkdir '/x'` → `permission denied (EACCES)`. */
+function fsReason(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const text = /^\w+: ([^,]+)/.exec(message)?.[1] ?? message;
+  return code ? `${text} (${code})` : text;
 }
 
 /** A JWT secret generated on first start and kept in the data folder, so tokens survive restarts. */
 function persistedSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret + '\n', { mode: 0o600 });
   return secret;

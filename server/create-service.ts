@@ -10,6 +10,7 @@ import {
   createSqliteStore,
   createOpenAICompatibleProvider,
   createOpenAIModeration,
+  unknownIdProblem,
   EmlFileMailer,
   SmtpMailer,
 } from '../core/index.js';
@@ -23,7 +24,7 @@ export async function openStore(config: ServerConfig): Promise<Store> {
   const url = config.databaseUrl;
   if (url.startsWith('sqlite:')) {
     const filename = url.replace(/^sqlite:(\/\/)?/, '');
-    if (!filename) throw new ConfigError('DATABASE_URL', 'sqlite:// needs a file path, e.g. sqlite://./data/avatar.db');
+    if (!filename) throw new ConfigError('DATABASE_URL', 'sqlite:// needs a file path, e.g. sqlite:///var/lib/avatar-service/avatar.db');
     return createSqliteStore({ filename });
   }
   throw new ConfigError('DATABASE_URL', 'this version stores data in SQLite only; use sqlite://<file> or leave it unset');
@@ -71,7 +72,8 @@ export function providerOptionsFor(
     ['TTS_FALLBACK', config.ttsFallback, speechIds],
   ] as const) {
     for (const id of ids) {
-      if (id !== undefined && !known.includes(id)) throw new ConfigError(variable, `'${id}' is not one of ${known.join(', ')}`);
+      const problem = id === undefined ? undefined : unknownIdProblem(id, known);
+      if (problem !== undefined) throw new ConfigError(variable, problem);
     }
   }
   const defaultAi = config.defaultAiProvider && aiProviders.find((p) => p.id === config.defaultAiProvider);

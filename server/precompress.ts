@@ -87,7 +87,7 @@ export async function precompressFolder(dir: string): Promise<PrecompressedFile[
 
 /** The folders whose files the server sends with `precompressed` (server/routes/demo-routes.ts, file-routes.ts). */
 export function precompressedFolders(paths: PackagePaths): string[] {
-  return [paths.widgetBundle, paths.demo, paths.avatarAssets];
+  return [paths.widgetBundle, paths.demo, paths.avatarAssets, paths.docsRenderer];
 }
 
 /** `npm run build` runs this file last: it precompresses the freshly built bundle and the static files. */

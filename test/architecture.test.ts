@@ -16,7 +16,7 @@ const CORE_LAYERS: readonly (readonly string[])[] = [
   ['vendor-http/', 'audio/'],
   ['storage/', 'blobs/', 'mail/', 'webhooks/', 'safety/', 'avatars/', 'personas/', 'usage/', 'access/'],
   ['speech/'],
-  ['providers/'],
+  ['providers/', 'config/'],
   ['conversations/'],
   ['sessions/'],
   ['accounts/'],
@@ -28,7 +28,7 @@ const SERVER_LAYERS: readonly (readonly string[])[] = [
   ['edge/', 'schema/', 'package-paths.ts', 'precompress.ts', 'vendors.ts'],
   ['config.ts', 'startup-notes.ts'],
   ['http/', 'realtime/'],
-  ['routes/', 'dev-bootstrap.ts', 'create-service.ts', 'openapi.ts'],
+  ['routes/', 'dev-bootstrap.ts', 'create-service.ts', 'openapi.ts', 'asyncapi.ts'],
   ['app.ts'],
   ['attach-host.ts'],
   ['start-server.ts'],
@@ -36,7 +36,7 @@ const SERVER_LAYERS: readonly (readonly string[])[] = [
 ];
 
 /** Packages only hosts may use. */
-const HOST_PACKAGES = /^(koa|@koa\/|koa-body|socket\.io|ws$|lit|three|@pixiv\/)/;
+const HOST_PACKAGES = /^(koa|@koa\/|co-body|formidable|socket\.io|ws$|lit|three|@pixiv\/)/;
 
 interface Import {
   from: string;

@@ -62,6 +62,11 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   status?: number;
   /** Shape of the success body, for the OpenAPI document. */
   response?: JsonSchema;
+  /**
+   * 4XX statuses beyond those the route's shape implies (400, 401, 404, 413, 415, 429: see
+   * `clientErrorsOf` in server/openapi.ts), e.g. 409 for a conversation that has ended.
+   */
+  errors?: readonly (403 | 409 | 416)[];
   /** Other content types the route can answer with, e.g. `text/event-stream`. */
   produces?: readonly string[];
   handle(input: RouteInput<P, Q, B>): Promise<unknown>;

@@ -2,6 +2,10 @@ import type { Owner, ServiceError } from '../../core/index.js';
 import { UnauthorizedError } from '../../core/index.js';
 import type { ConnectionGate, OpenConnection } from '../edge/connection-gate.js';
 
+/** Why a credential other than a session token is refused in a URL's query string. */
+export const QUERY_CREDENTIAL_REFUSED =
+  'API keys are refused in URLs (they end up in proxy and browser logs): send the key in the Authorization header (Bearer svc_…), or put a session token (sess_…) in ?token=';
+
 /** A realtime client that passed the handshake: who it is and the connection it holds. */
 export interface RealtimeClient {
   owner: Owner;

@@ -8,7 +8,7 @@ import type {
   ServerToClientEvents,
   WireError,
 } from '../../core/index.js';
-import { ServiceError } from '../../core/index.js';
+import { ServiceError, UnauthorizedError } from '../../core/index.js';
 import type { ConnectionGate } from '../edge/connection-gate.js';
 import { realtimeJoin, realtimeMessage } from '../edge/message-schema.js';
 import { presentConversationCreated } from '../edge/present.js';
@@ -48,6 +48,10 @@ export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarSe
   io.use((socket, next) => {
     const auth = socket.handshake.auth as { token?: unknown };
     const header = parseBearer(socket.handshake.headers.authorization ?? '');
+    // socket.io reads no credential from the URL; a key put there is refused by name, not ignored.
+    if (typeof socket.handshake.query.token === 'string' && socket.handshake.query.token !== '') {
+      return next(connectError(new UnauthorizedError('Credentials are refused in URLs (they end up in proxy and browser logs): pass io(url, { auth: { token } }) or an Authorization: Bearer header')));
+    }
     const handshake = { token: auth.token ?? header, origin: socket.handshake.headers.origin };
     admitRealtimeClient(gate, handshake, (error) => {
       // The credential was revoked or expired: say why, then hang up.

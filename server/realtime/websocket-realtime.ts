@@ -8,7 +8,7 @@ import type { ConnectionGate } from '../edge/connection-gate.js';
 import { realtimeMessage } from '../edge/message-schema.js';
 import type { Serializer } from '../edge/serializer.js';
 import { errorPayload } from '../edge/reply-wire.js';
-import { admitRealtimeClient } from './realtime-auth.js';
+import { QUERY_CREDENTIAL_REFUSED, admitRealtimeClient } from './realtime-auth.js';
 import type { RealtimeClient } from './realtime-auth.js';
 import { parseBearer } from '../edge/credentials.js';
 
@@ -159,13 +159,12 @@ export class WebSocketRealtime {
 
 /**
  * The `token` query parameter, for browsers (which cannot set headers on a WebSocket): session
- * tokens only. An API key in a URL ends up in logs and histories, so it is refused there.
+ * tokens only. Anything else there — an API key, an account token — would end up in proxy and
+ * browser logs, so it is refused (401) with a pointer to the header.
  */
 function queryToken(url: URL): string | null {
   const token = url.searchParams.get('token');
-  if (token?.startsWith('svc_')) {
-    throw new UnauthorizedError('API keys go in the Authorization header; the token query parameter takes session tokens (sess_…)');
-  }
+  if (token !== null && token !== '' && !token.startsWith('sess_')) throw new UnauthorizedError(QUERY_CREDENTIAL_REFUSED);
   return token;
 }
 

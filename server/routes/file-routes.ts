@@ -17,6 +17,7 @@ export function audioRoute(): Route {
     method: 'get',
     path: '/audio/:file',
     summary: 'Download synthesized speech (MP3, byte ranges supported)',
+    errors: [416],
     tag: 'audio',
     auth: 'none',
     produces: ['audio/mpeg'],

@@ -1,4 +1,5 @@
 import { ValidationError, countCharacters, isWellFormedText } from '../../core/index.js';
+import { closestName } from './closest-name.js';
 
 /** JSON Schema (the OpenAPI 3.1 dialect) as produced by {@link Schema.json}. */
 export type JsonSchema = { [key: string]: unknown };
@@ -134,20 +135,26 @@ export const s = {
       }
       const record = value as Record<string, unknown>;
       const out: Record<string, unknown> = {};
+      const at = (key: string) => (field ? `${field}.${key}` : key);
+      // Own names only: `constructor` or `toString` are not fields just because objects inherit them.
+      const unknown = Object.keys(record).filter((k) => !Object.hasOwn(shape, k));
+      const known = Object.keys(shape);
+      /** `Unknown field contnet — did you mean content?`, plus what else is wrong or allowed. */
+      const unknownField = (name: string, rest: string) => {
+        const guess = closestName(name, known.filter((k) => !Object.hasOwn(record, k)));
+        return new ValidationError(at(name), `Unknown field ${at(name)}${guess ? ` — did you mean ${at(guess)}?` : ''}; ${rest}`);
+      };
       for (const [key, child] of Object.entries(shape)) {
-        const path = field ? `${field}.${key}` : key;
+        const path = at(key);
         if (!Object.hasOwn(record, key) || record[key] === undefined) {
-          if (!child.isOptional) throw new ValidationError(path, `${path} is required`);
-          continue;
+          if (child.isOptional) continue;
+          // A missing field beside an unknown one is most often a typo: name both.
+          if (unknown.length) throw unknownField(unknown[0]!, `${path} is required`);
+          throw new ValidationError(path, `${path} is required`);
         }
         out[key] = child.parse(record[key], path);
       }
-      // Own names only: `constructor` or `toString` are not fields just because objects inherit them.
-      const unknown = Object.keys(record).filter((k) => !Object.hasOwn(shape, k));
-      if (unknown.length) {
-        const path = field ? `${field}.${unknown[0]}` : unknown[0]!;
-        throw new ValidationError(path, `Unknown field ${path}; allowed fields: ${Object.keys(shape).join(', ') || 'none'}`);
-      }
+      if (unknown.length) throw unknownField(unknown[0]!, `allowed fields: ${known.join(', ') || 'none'}`);
       return out as ObjectOf<Shape>;
     });
   },

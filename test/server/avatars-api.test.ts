@@ -8,6 +8,7 @@ import { startReceiver } from '../support/webhook-receiver.js';
 import type { Receiver } from '../support/webhook-receiver.js';
 import { repoRoot } from '../support/repo-root.js';
 import { json } from '../support/read-json.js';
+import { dereference } from '../support/dereference.js';
 
 const SECRET = 'whsec-avatars-0123456789abcdef';
 /** Small enough to test refusals cheaply, large enough for the generated models (~600 KB). */
@@ -293,7 +294,7 @@ describe('Custom avatars over HTTP', () => {
   });
 
   it('documents both multipart bodies in the OpenAPI document', async () => {
-    const doc = (await json(await t.request('/v1/openapi.json', { auth: null }))).body;
+    const doc = dereference((await json(await t.request('/v1/openapi.json', { auth: null }))).body);
     for (const [path, method, required] of [['/v1/avatars', 'post', ['name', 'file']], ['/v1/avatars/{id}/model', 'put', ['file']]] as const) {
       const content = doc.paths[path][method].requestBody.content['multipart/form-data'];
       assert.deepEqual(content.schema.required, required);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
+import { dereference } from '../support/dereference.js';
 
 describe('HTTP basics', () => {
   let t: TestServer;
@@ -105,7 +106,7 @@ describe('HTTP basics', () => {
   it('publishes an OpenAPI document built from the route schemas', async () => {
     const res = await t.request('/v1/openapi.json', { auth: null });
     assert.equal(res.status, 200);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { required?: string[]; properties: Record<string, { maxLength?: number }> } }> } }>> };
+    const doc = dereference(await res.json()) as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { required?: string[]; properties: Record<string, { maxLength?: number }> } }> } }>> };
     assert.equal(doc.openapi, '3.1.0');
     const create = doc.paths['/v1/conversations']?.post?.requestBody?.content['application/json']?.schema;
     assert.deepEqual(create?.required, ['avatar_id']);
@@ -163,7 +164,7 @@ describe('HTTP options', () => {
       assert.match(error.error.message, /avatar_id is required/);
       assert.match(error.meta.requestId, /^req_/);
       // The OpenAPI document describes this style: wrapped, camel-cased, with the same fields as the body.
-      const doc = (await (await t.request('/v1/openapi.json', { auth: null })).json()) as {
+      const doc = dereference(await (await t.request('/v1/openapi.json', { auth: null })).json()) as {
         paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: { properties: Record<string, { properties: Record<string, unknown>; required?: string[] }> } }> }> }>>;
       };
       const documented = doc.paths['/v1/avatars/{id}']!.get!.responses['200']!.content['application/json']!.schema.properties;

@@ -243,6 +243,31 @@ describe('Realtime security: slots, rate limits, revocation, expiry', () => {
     assert.match(answer, /Authorization header/);
   });
 
+  it('refuses every credential but a session token in the query string, on both transports', async () => {
+    const id = await conversation(t.key);
+    const { token: accountToken } = t.service.accounts.issueToken(t.accountId);
+    for (const credential of [accountToken, t.liveKey, `Bearer ${t.key}`]) {
+      const answer = await rawUpgrade(`/v1/conversations/${id}/ws?token=${encodeURIComponent(credential)}`, {
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      });
+      assert.match(answer, /^HTTP\/1\.1 401 /, credential.slice(0, 12));
+      assert.match(answer, /refused in URLs/);
+    }
+    // socket.io takes its credential from auth or a header; one in the URL is refused by name, not ignored.
+    const socket = connectIo(t.url, { path: '/v1/realtime', query: { token: t.key }, auth: { token: t.key }, transports: ['websocket'], reconnection: false });
+    try {
+      const error = await new Promise<Error & { data?: { error: { code: string; message: string } } }>((resolve, reject) => {
+        socket.once('connect_error', resolve);
+        socket.once('connect', () => reject(new Error('connected with a key in the URL')));
+      });
+      assert.equal(error.data?.error.code, 'unauthorized');
+      assert.match(error.data?.error.message ?? '', /refused in URLs.*auth: \{ token \}/);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
   it('revoking a key stops the reply its WebSocket started, keeping what was said', async () => {
     const { id: keyId, key } = await freshKey();
     const id = await conversation(key);

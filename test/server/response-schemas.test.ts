@@ -37,6 +37,7 @@ import {
 import type { Schema } from '../../server/schema/schema.js';
 import { startTestServer } from '../support/test-server.js';
 import type { TestServer } from '../support/test-server.js';
+import { dereference } from '../support/dereference.js';
 
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
@@ -74,7 +75,7 @@ describe('Response schemas', () => {
       env: { DEV_BOOTSTRAP: 'true' },
       speechProviders: [local, ...['google', 'elevenlabs', 'openai'].map((id) => standIn(id, local))],
     });
-    openapi = (await (await t.request('/v1/openapi.json', { auth: null })).json()) as OpenApiDocument;
+    openapi = dereference(await (await t.request('/v1/openapi.json', { auth: null })).json()) as OpenApiDocument;
   });
   after(() => t.close());
 
