@@ -1,3 +1,4 @@
+import { ReplyEmotions } from '../../core/index.js';
 import { s } from '../schema/schema.js';
 import { conversationCreatedSchema } from './resource-schemas.js';
 import { realtimeJoin, realtimeMessage } from '../edge/message-schema.js';
@@ -11,6 +12,10 @@ import { realtimeJoin, realtimeMessage } from '../edge/message-schema.js';
 
 const count = (description: string) => s.integer({ min: 0, description });
 
+/** The sentence's tone (`inferReplyEmotion`), the VRM expression the widget blends in while it plays. */
+const emotion = () =>
+  s.optional(s.enum(ReplyEmotions, "The sentence's tone: the face the avatar shows while saying it (absent when neutral)"));
+
 const errorFields = s.object({
   code: s.string({ description: 'Machine-readable code, e.g. invalid_request, unauthorized, rate_limited' }),
   message: s.string({ description: 'What went wrong and how to fix it' }),
@@ -19,7 +24,10 @@ const errorFields = s.object({
 
 export const wireErrorSchema = s.object({ error: errorFields }, 'An error, on every transport');
 
-export const wireMessageDeltaSchema = s.object({ delta: s.string({ description: 'The next chunk of the reply text' }) }, 'A text chunk of the reply');
+export const wireMessageDeltaSchema = s.object(
+  { delta: s.string({ description: 'The next chunk of the reply text' }), emotion: emotion() },
+  'A text chunk of the reply',
+);
 
 export const wireAudioSchema = s.object(
   {
@@ -27,6 +35,7 @@ export const wireAudioSchema = s.object(
     seq: count('Order of the sentence in the reply, from 0'),
     text: s.string({ description: 'The sentence spoken' }),
     duration_ms: count('Length of the clip'),
+    emotion: emotion(),
     visemes: s.optional(
       s.array(
         s.object({
