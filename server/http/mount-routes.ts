@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import coBody from 'co-body';
+import { koaBody } from 'koa-body';
 import type { AvatarService, Principal } from '../../core/index.js';
 import { ServiceError, ValidationError } from '../../core/index.js';
 import type { ServerConfig } from '../config.js';
@@ -34,13 +34,14 @@ export interface MountedRoute {
 export function mountRoutes(routes: readonly MountedRoute[], { service, config, serializer, connections }: MountOptions): Router {
   // One router for every prefix: a request is matched once.
   const router = new Router();
-  // JSON bodies on the methods that carry one; an empty body (no Content-Type) counts as `{}`.
-  const parseJson: Middleware = async (ctx, next) => {
-    if (['POST', 'PUT', 'PATCH'].includes(ctx.method) && ctx.is('application/json')) {
-      ctx.state.body = await coBody.json(ctx, { limit: config.bodyLimitBytes, strict: true });
-    }
-    await next();
-  };
+  const parseJson = koaBody({
+    json: true,
+    jsonStrict: true,
+    multipart: false,
+    urlencoded: false,
+    text: false,
+    jsonLimit: config.bodyLimitBytes,
+  });
   for (const { prefix, route } of routes) {
     const middleware: Middleware[] = [
       // Credentials and limits first: an unknown caller never gets its body read.
@@ -58,7 +59,7 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
       const principal = ctx.state.principal as Principal | undefined;
       const params = route.params ? route.params.parse(ctx.params, '') : undefined;
       const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
-      const body = bodySchema ? bodySchema.parse(serializer.request(shallow(ctx.state.body ?? {})), '') : undefined;
+      const body = bodySchema ? bodySchema.parse(serializer.request(shallow(ctx.request.body ?? {})), '') : undefined;
       const files = (ctx.state.uploads ?? {}) as Record<string, Uint8Array>;
       const result = await route.handle({ params, query, body, files, principal, ctx, service, config, connections });
       if (result === undefined) return;

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context, Middleware, Next } from 'koa';
-import formidable from 'formidable';
+import { koaBody } from 'koa-body';
 import { ServiceError, ValidationError } from '../../core/index.js';
 import type { MultipartSpec, UploadSpec } from './route.js';
 
@@ -59,33 +59,30 @@ export function multipartBody(spec: MultipartSpec<unknown>, uploadDir: string): 
       // A parser per request, so its filter can note file parts of undeclared names: they are
       // never written (a name like __proto__ would not even show among the parsed files).
       const undeclared: string[] = [];
-      const form = formidable({
-        ...limits,
-        uploadDir: dir,
-        filter: (part) => declared.has(part.name ?? '') || (undeclared.push(String(part.name)), false),
+      const parse = koaBody({
+        multipart: true,
+        json: false,
+        urlencoded: false,
+        text: false,
+        formidable: {
+          ...limits,
+          uploadDir: dir,
+          filter: (part) => declared.has(part.name ?? '') || (undeclared.push(String(part.name)), false),
+        },
       });
-      let parsed: [Record<string, unknown[] | undefined>, Record<string, UploadedFile[] | undefined>];
       try {
-        parsed = await form.parse(ctx.req);
+        await parse(ctx, async () => undefined);
       } catch (error) {
         throw refusal(error, spec.files, total);
       }
       if (undeclared.length > 0) throw new ValidationError(undeclared[0]!, `Unknown file field ${undeclared[0]}; this route takes ${describeParts(spec.files)}`);
-      const [fields, files] = parsed.map(single) as [Record<string, unknown>, Record<string, UploadedFile | UploadedFile[]>];
-      ctx.state.body = fields;
-      ctx.state.uploads = await readUploads(files, fields, spec.files);
+      const files = (ctx.request.files ?? {}) as Record<string, UploadedFile | UploadedFile[]>;
+      ctx.state.uploads = await readUploads(files, (ctx.request.body ?? {}) as Record<string, unknown>, spec.files);
     } finally {
       await rm(dir, { recursive: true, force: true, maxRetries: 3 });
     }
     await next();
   };
-}
-
-/** formidable lists every field's values; a field given once becomes its value, one given more often stays a list. */
-function single(record: Record<string, unknown[] | undefined>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, values] of Object.entries(record)) if (values !== undefined) out[key] = values.length === 1 ? values[0] : values;
-  return out;
 }
 
 /** Each declared file within its limit, in memory; 400 for repeated or missing parts. */
