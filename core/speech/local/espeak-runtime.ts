@@ -69,14 +69,19 @@ export class EspeakRuntime {
     return new EspeakRuntime(glue.default as EspeakFactory, wasm);
   }
 
-  /** Starts creating the next instance unless one is ready or on its way. */
-  prepare(): void {
-    if (this.#spare) return;
-    const spare = this.#instantiate();
-    spare.catch(() => {
-      if (this.#spare === spare) this.#spare = null;
-    });
-    this.#spare = spare;
+  /**
+   * Starts creating the next instance unless one is ready or on its way; resolves once it is
+   * ready (rejects when it could not be created).
+   */
+  prepare(): Promise<void> {
+    if (!this.#spare) {
+      const spare = this.#instantiate();
+      spare.catch(() => {
+        if (this.#spare === spare) this.#spare = null;
+      });
+      this.#spare = spare;
+    }
+    return this.#spare.then(() => undefined);
   }
 
   /** Runs espeak-ng's command line `espeak-ng <args>` on a fresh instance. */
