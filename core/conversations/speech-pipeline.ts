@@ -48,6 +48,8 @@ export class SpeechPipeline {
   readonly #clips: Uint8Array[] = [];
   #chain: Promise<void> = Promise.resolve();
   #seq = 0;
+  /** When the listener runs out of the audio announced so far (`performance.now()` ms); null before the first clip. */
+  #audioUntil: number | null = null;
   #characters = 0;
   #error: string | null = null;
 
@@ -83,7 +85,9 @@ export class SpeechPipeline {
     const { provider, voiceId, blobs, keyBase, signal, onClip } = this.#options;
     if (this.#error !== null || signal.aborted) return;
     try {
-      const result = await provider.synthesize({ text, voiceId, signal });
+      // The first clip is needed now; a later one when the clips before it have been played.
+      const neededAt = this.#audioUntil ?? performance.now();
+      const result = await provider.synthesize({ text, voiceId, signal, neededAt });
       if (signal.aborted) return;
       const key = `${keyBase}-${seq}.mp3`;
       try {
@@ -94,6 +98,7 @@ export class SpeechPipeline {
         return;
       }
       this.#clips.push(result.audio);
+      this.#audioUntil = Math.max(this.#audioUntil ?? 0, performance.now()) + result.durationMs;
       this.#characters += countCharacters(text);
       onClip({
         type: 'audio',

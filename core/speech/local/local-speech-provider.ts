@@ -127,7 +127,11 @@ export function createLocalSpeechProvider(settings: LocalSpeechSettings = {}): S
       if (closed) throw new ServiceError(ErrorCode.unavailable, 'The local speech engine is closed');
       if (workers === null) throw new ServiceError(ErrorCode.unavailable, notInstalled);
 
-      const clip = await workers.run({ text: request.text, engineVoice: voice.engineVoice, visemes: config.visemes }, request.signal);
+      const clip = await workers.run(
+        { text: request.text, engineVoice: voice.engineVoice, visemes: config.visemes },
+        request.signal,
+        request.neededAt,
+      );
       return {
         audio: clip.audio,
         contentType: 'audio/mpeg',

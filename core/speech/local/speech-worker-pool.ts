@@ -13,6 +13,8 @@ export interface SpeechWorkerPoolSettings {
 interface Job {
   id: number;
   request: ClipRequest;
+  /** Queue order: earliest first, then first come (see `SpeechRequest.neededAt`). */
+  neededAt: number;
   resolve: (result: ClipResult) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
@@ -39,7 +41,8 @@ export function abortReason(signal: AbortSignal): Error {
 /**
  * A pool of speech worker threads, so synthesis and MP3 encoding never block the host's event
  * loop and requests of different conversations run in parallel (one clip per worker at a time;
- * requests start in the order they were made). Workers start on the first request that needs one,
+ * waiting requests start by `neededAt`, so a reply's first sentence overtakes later sentences of
+ * replies already playing). Workers start on the first request that needs one,
  * or all at once with {@link warm}; each keeps its next espeak-ng instance ready while idle, and a
  * request goes to an idle worker whose instance is ready before one still preparing it. Workers
  * are `unref()`ed while idle (an idle pool never keeps a process alive) and are terminated by
@@ -97,13 +100,18 @@ export class SpeechWorkerPool {
     });
   }
 
-  run(request: ClipRequest, signal?: AbortSignal): Promise<ClipResult> {
+  /**
+   * Synthesizes on the first free worker. Waiting requests start earliest `neededAt` first (when
+   * the listener would run out of audio; now unless told), first come among equals.
+   */
+  run(request: ClipRequest, signal?: AbortSignal, neededAt: number = performance.now()): Promise<ClipResult> {
     if (this.#closed) return Promise.reject(new ServiceError(ErrorCode.unavailable, 'The local speech engine is closed'));
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise<ClipResult>((resolve, reject) => {
       const job: Job = {
         id: this.#nextId++,
         request,
+        neededAt,
         resolve,
         reject,
         signal,
@@ -115,7 +123,9 @@ export class SpeechWorkerPool {
         settled: false,
       };
       signal?.addEventListener('abort', job.onAbort, { once: true });
-      this.#queue.push(job);
+      let at = this.#queue.length;
+      while (at > 0 && this.#queue[at - 1]!.neededAt > neededAt) at--;
+      this.#queue.splice(at, 0, job);
       this.#dispatch();
     });
   }
