@@ -69,6 +69,11 @@ export class SpeechWorkerPool {
     return this.#slots.length;
   }
 
+  /** Workers synthesizing a clip right now. */
+  get busyCount(): number {
+    return this.#slots.filter((slot) => slot.job !== null).length;
+  }
+
   /** Idle workers whose next espeak-ng instance is ready. */
   get warmCount(): number {
     return this.#slots.filter((slot) => slot.warm && slot.job === null).length;
