@@ -11,7 +11,7 @@ export interface LocalSpeechSettings {
   /**
    * Worker threads synthesizing in parallel (sentences of different conversations at once);
    * the machine's CPU count (`os.availableParallelism()`) unless told. Each holds a warm
-   * espeak-ng (~80 MB).
+   * espeak-ng: its compiled wasm, one instance and a copy of that instance's initial memory.
    */
   poolSize?: number;
   /**
