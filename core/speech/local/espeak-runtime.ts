@@ -116,8 +116,9 @@ export class EspeakRuntime {
       exitStatus = exports.__main_argc_argv(argv.length, argvAt);
       exports.fflush(0);
     } catch (error) {
-      // exit(n) inside espeak-ng surfaces as Emscripten's ExitStatus.
-      if (error instanceof Error && error.name === 'ExitStatus') exitStatus = (error as Error & { status?: number }).status ?? 1;
+      // exit(n) inside espeak-ng surfaces as Emscripten's ExitStatus (not always an Error).
+      const exit = error as { name?: unknown; status?: unknown } | null;
+      if (typeof exit === 'object' && exit !== null && exit.name === 'ExitStatus') exitStatus = typeof exit.status === 'number' ? exit.status : 1;
       else throw error;
     }
     const wav = instance.module.FS.analyzePath(wavPath).exists ? instance.module.FS.readFile(wavPath) : null;

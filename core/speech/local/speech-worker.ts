@@ -58,5 +58,11 @@ function post(response: WorkerResponse, transfer: ArrayBuffer[] = []): void {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof Error) return error.message;
+  // Emscripten's file system throws plain objects ({ name: 'ErrnoError', errno, … }).
+  if (typeof error === 'object' && error !== null) {
+    const { name, errno, code } = error as { name?: unknown; errno?: unknown; code?: unknown };
+    return [name, code, errno !== undefined && `errno ${String(errno)}`].filter(Boolean).join(' ') || 'unknown error';
+  }
+  return String(error);
 }
