@@ -9,6 +9,7 @@ import { AvatarLibrary, DEFAULT_AVATAR_MAX_BYTES } from './avatars/avatar-librar
 import type { Owner } from './ports/store.js';
 import { systemClock } from './clock.js';
 import { ConversationService } from './conversations/conversation-service.js';
+import { withJoinedReplyAudio } from './conversations/reply-audio-blobs.js';
 import { createIdGenerator } from './ids.js';
 import { PersonaCatalog } from './personas/persona-catalog.js';
 import { ProviderRegistry } from './providers/provider-registry.js';
@@ -115,6 +116,7 @@ export interface AvatarService {
   /** Delivers webhook events; `drain()` sends everything due now. */
   readonly webhookDispatcher: WebhookDispatcher;
   readonly store: Store;
+  /** The blob store as clients read it: a reply's whole MP3 is joined from its clips (`withJoinedReplyAudio`). */
   readonly blobs: BlobStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -215,7 +217,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     webhooks,
     webhookDispatcher,
     store,
-    blobs,
+    blobs: withJoinedReplyAudio(blobs),
     clock,
     ids,
     async start() {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { absoluteUrlProblem, secretProblem } from '../core/index.js';
 import type { ApiStyle } from './edge/serializer.js';
@@ -48,6 +48,8 @@ export interface ServerConfig {
   aiFallback: readonly string[];
   /** Speech engines tried in order when the chosen one fails. */
   ttsFallback: readonly string[];
+  /** Worker threads of the offline `local` speech engine (`LOCAL_SPEECH_WORKERS`; default: CPU count). */
+  localSpeechWorkers: number;
   customAiProviders: readonly CustomAiProviderConfig[];
   /** Largest JSON body accepted, in bytes. */
   bodyLimitBytes: number;
@@ -142,6 +144,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     defaultTtsProvider: env.DEFAULT_TTS_PROVIDER || undefined,
     aiFallback: list(env, 'AI_FALLBACK'),
     ttsFallback: list(env, 'TTS_FALLBACK'),
+    localSpeechWorkers: integer(env, 'LOCAL_SPEECH_WORKERS', availableParallelism(), 1, 64),
     customAiProviders: customProviders(env),
     bodyLimitBytes: 1024 * 1024,
     // An upload is held in memory while it is checked and stored: 512 MiB at most.

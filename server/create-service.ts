@@ -47,9 +47,13 @@ export function aiProvidersFor(config: ServerConfig): AIProvider[] {
   ];
 }
 
-/** Speech engines: the offline engine and every vendor (available once its key is set). */
+/**
+ * Speech engines: the offline engine and every vendor (available once its key is set). The
+ * offline engine's workers all start when it is first asked whether it is available (a
+ * conversation choosing its voice), so replies wait for none of them.
+ */
 export function speechProvidersFor(config: ServerConfig): SpeechProvider[] {
-  return [createLocalSpeechProvider(), ...speechVendors.map((row) => createVendor(row, config.vendors))];
+  return [createLocalSpeechProvider({ poolSize: config.localSpeechWorkers, warm: true }), ...speechVendors.map((row) => createVendor(row, config.vendors))];
 }
 
 /** The default speech engine: the one asked for, else the first configured vendor, else `local`. */

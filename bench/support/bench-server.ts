@@ -11,6 +11,8 @@ export interface BenchServer {
   url: string;
   key: string;
   service: AvatarService;
+  /** The temp directory holding the database and `audio/` (removed by `close`). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startBenchServer(options: { aiProviders: AIProvider[]; spe
     url,
     key,
     service,
+    dataDir,
     async close() {
       await service.conversations.close();
       await host.close();

@@ -31,6 +31,12 @@ export interface SpeechRequest {
   /** An avatar voice id `<locale>-Neural2-<letter>` or one of this provider's own voice ids. */
   voiceId: string;
   signal?: AbortSignal;
+  /**
+   * When the listener would run out of audio without this clip (`performance.now()` ms): engines
+   * that queue requests (the `local` engine's workers) start the earliest first, so a reply's
+   * first sentence goes before sentences of replies that are already playing. Unset: now.
+   */
+  neededAt?: number;
 }
 
 export interface SpeechResult {

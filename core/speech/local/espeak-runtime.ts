@@ -16,6 +16,7 @@ interface EspeakModule {
     createDataFile(path: string, name: null, data: Uint8Array, canRead: boolean, canWrite: boolean, canOwn: boolean): unknown;
     analyzePath(path: string): { exists: boolean };
     readFile(path: string): Uint8Array;
+    unlink(path: string): void;
   };
 }
 type EspeakFactory = (options: object) => Promise<EspeakModule>;
@@ -25,6 +26,8 @@ interface EspeakExports {
   malloc(size: number): number;
   fflush(stream: number): number;
   __main_argc_argv(argc: number, argv: number): number;
+  stackSave(): number;
+  stackRestore(pointer: number): void;
 }
 
 interface Instance {
@@ -32,6 +35,8 @@ interface Instance {
   exports: EspeakExports;
   stdout: string[];
   stderr: string[];
+  /** The instance's memory and stack pointer before its first `main`, to start the next run from. */
+  pristine: { memory: Uint8Array; stack: number };
 }
 
 interface EmbeddedFiles {
@@ -40,9 +45,13 @@ interface EmbeddedFiles {
 }
 
 /**
- * espeak-ng (wasm) kept warm inside one thread. The 18.5 MB wasm is compiled once; each run gets a
- * fresh instance (espeak-ng's `main` keeps global state, so an instance is never reused), but the
- * next instance is created ahead of time, between requests, so a request pays only for `main`.
+ * espeak-ng (wasm) kept warm inside one thread. The 18.5 MB wasm is compiled once. espeak-ng's
+ * `main` keeps global state, so each run must start from a fresh instance's state: after a run
+ * that ended well, the instance's linear memory (fixed size: this build cannot grow it) is
+ * written back from a copy taken before its first run and its stack pointer restored, which
+ * makes it fresh again for a few milliseconds instead of the tens an instance costs to create
+ * (the test compares its output with a new instance's, byte for byte). After a failed run the
+ * instance is dropped; the next one is created ahead of time, between requests.
  *
  * Creating an instance spends most of its time registering the ~450 embedded data files in the
  * in-memory file system, copying each out of wasm memory. The runtime copies them once and hands
@@ -69,14 +78,19 @@ export class EspeakRuntime {
     return new EspeakRuntime(glue.default as EspeakFactory, wasm);
   }
 
-  /** Starts creating the next instance unless one is ready or on its way. */
-  prepare(): void {
-    if (this.#spare) return;
-    const spare = this.#instantiate();
-    spare.catch(() => {
-      if (this.#spare === spare) this.#spare = null;
-    });
-    this.#spare = spare;
+  /**
+   * Starts creating the next instance unless one is ready or on its way; resolves once it is
+   * ready (rejects when it could not be created).
+   */
+  prepare(): Promise<void> {
+    if (!this.#spare) {
+      const spare = this.#instantiate();
+      spare.catch(() => {
+        if (this.#spare === spare) this.#spare = null;
+      });
+      this.#spare = spare;
+    }
+    return this.#spare.then(() => undefined);
   }
 
   /** Runs espeak-ng's command line `espeak-ng <args>` on a fresh instance. */
@@ -102,12 +116,21 @@ export class EspeakRuntime {
       exitStatus = exports.__main_argc_argv(argv.length, argvAt);
       exports.fflush(0);
     } catch (error) {
-      // exit(n) inside espeak-ng surfaces as Emscripten's ExitStatus.
-      if (error instanceof Error && error.name === 'ExitStatus') exitStatus = (error as Error & { status?: number }).status ?? 1;
+      // exit(n) inside espeak-ng surfaces as Emscripten's ExitStatus (not always an Error).
+      const exit = error as { name?: unknown; status?: unknown } | null;
+      if (typeof exit === 'object' && exit !== null && exit.name === 'ExitStatus') exitStatus = typeof exit.status === 'number' ? exit.status : 1;
       else throw error;
     }
     const wav = instance.module.FS.analyzePath(wavPath).exists ? instance.module.FS.readFile(wavPath) : null;
-    return { wav, stdout: instance.stdout, stderr: instance.stderr, exitStatus };
+    const output = { wav, stdout: instance.stdout.splice(0), stderr: instance.stderr.splice(0), exitStatus };
+    if (exitStatus === 0 && !this.#spare) {
+      // Back to the state before the first run: memory, stack pointer, no output file.
+      if (wav) instance.module.FS.unlink(wavPath);
+      new Uint8Array(exports.memory.buffer).set(instance.pristine.memory);
+      exports.stackRestore(instance.pristine.stack);
+      this.#spare = Promise.resolve(instance);
+    }
+    return output;
   }
 
   #instantiate(): Promise<Instance> {
@@ -130,7 +153,13 @@ export class EspeakRuntime {
         return {};
       },
     };
-    return Promise.race([this.#factory(options), failed]).then((module) => ({ module, exports: exports!, stdout, stderr }));
+    return Promise.race([this.#factory(options), failed]).then((module) => ({
+      module,
+      exports: exports!,
+      stdout,
+      stderr,
+      pristine: { memory: new Uint8Array(exports!.memory.buffer).slice(), stack: exports!.stackSave() },
+    }));
   }
 
   /** Replaces Emscripten's loader of `--embed-file` data: same files, bytes copied only once. */

@@ -1,4 +1,5 @@
 import { access } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { ErrorCode, ServiceError, ValidationError } from '../../errors.js';
 import { type SpeechProvider, type SpeechRequest, type SpeechResult, type Voice } from '../speech-provider.js';
 import { localVoices, resolveLocalVoice } from './local-voices.js';
@@ -7,8 +8,19 @@ import { countCharacters } from '../../text-limits.js';
 import { rememberVoices } from '../avatar-voices.js';
 
 export interface LocalSpeechSettings {
-  /** Worker threads synthesizing in parallel; 1 unless told. Each holds a warm espeak-ng (~80 MB). */
+  /**
+   * Worker threads synthesizing in parallel (sentences of different conversations at once);
+   * the machine's CPU count (`os.availableParallelism()`) unless told. Each holds a warm
+   * espeak-ng: its compiled wasm, one instance and a copy of that instance's initial memory.
+   */
   poolSize?: number;
+  /**
+   * Start every worker and its first espeak-ng instance as soon as `available()` finds the engine
+   * (the service asks when a conversation picks its voice) instead of one by one as sentences
+   * need them, so no reply waits for a thread, a wasm compile or an instance; false unless told.
+   * Idle workers never keep the process alive.
+   */
+  warm?: boolean;
   /**
    * Where espeak-ng is imported from: a bare specifier resolved from this package, or a URL.
    * `espeak-ng` unless told; tests point it at a missing module to see the "not installed" path.
@@ -35,13 +47,14 @@ const notInstalled =
  * clips concatenate byte-wise.
  *
  * @example
- * const speech = createLocalSpeechProvider({ poolSize: 2 });
+ * const speech = createLocalSpeechProvider({ poolSize: 2, warm: true });
  * const { audio, durationMs, visemes } = await speech.synthesize({ text: 'Hello!', voiceId: 'en-US-Neural2-F' });
  * await speech.close();
  */
 export function createLocalSpeechProvider(settings: LocalSpeechSettings = {}): SpeechProvider {
   const config = Object.freeze({
-    poolSize: settings.poolSize ?? 1,
+    poolSize: settings.poolSize ?? availableParallelism(),
+    warm: settings.warm ?? false,
     engineModule: settings.engineModule ?? 'espeak-ng',
     maxCharacters: settings.maxCharacters ?? 5000,
     visemes: settings.visemes ?? true,
@@ -70,13 +83,27 @@ export function createLocalSpeechProvider(settings: LocalSpeechSettings = {}): S
     return engineUrl;
   }
 
+  /** The pool, once espeak-ng is located; null when it is not installed or the engine is closed. */
+  async function poolOf(): Promise<SpeechWorkerPool | null> {
+    const url = await locateEngine();
+    if (closed || url === null) return null;
+    pool ??= new SpeechWorkerPool({ size: config.poolSize, workerData: { engineModuleUrl: url } });
+    return pool;
+  }
+
   const voiceOf = rememberVoices(resolveLocalVoice);
   return {
     id: 'local',
     name: 'Local (espeak-ng, offline)',
 
     async available() {
-      return !closed && (await locateEngine()) !== null;
+      if (closed) return false;
+      if (config.warm) {
+        const workers = await poolOf();
+        void workers?.warm();
+        return workers !== null;
+      }
+      return (await locateEngine()) !== null;
     },
 
     voices() {
@@ -96,12 +123,15 @@ export function createLocalSpeechProvider(settings: LocalSpeechSettings = {}): S
       const voice = voiceOf(request.voiceId);
       if (request.signal?.aborted) throw abortReason(request.signal);
 
-      const url = await locateEngine();
+      const workers = await poolOf();
       if (closed) throw new ServiceError(ErrorCode.unavailable, 'The local speech engine is closed');
-      if (url === null) throw new ServiceError(ErrorCode.unavailable, notInstalled);
-      pool ??= new SpeechWorkerPool({ size: config.poolSize, workerData: { engineModuleUrl: url } });
+      if (workers === null) throw new ServiceError(ErrorCode.unavailable, notInstalled);
 
-      const clip = await pool.run({ text: request.text, engineVoice: voice.engineVoice, visemes: config.visemes }, request.signal);
+      const clip = await workers.run(
+        { text: request.text, engineVoice: voice.engineVoice, visemes: config.visemes },
+        request.signal,
+        request.neededAt,
+      );
       return {
         audio: clip.audio,
         contentType: 'audio/mpeg',

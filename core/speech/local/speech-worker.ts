@@ -1,7 +1,7 @@
 /**
  * Entry point of a local-speech worker thread: keeps one warm espeak-ng runtime and one MP3
  * encoder, answers {@link WorkerRequest}s one at a time, and prepares the next espeak-ng instance
- * while idle. Started by `SpeechWorkerPool`; not meant to be imported.
+ * while idle, posting `warm` when it is ready. Started by `SpeechWorkerPool`; not meant to be imported.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createMp3ClipEncoder, type Mp3ClipEncoder } from '../../audio/mp3-clip-encoder.js';
@@ -18,10 +18,10 @@ const ready: Promise<{ runtime: EspeakRuntime; encoder: Mp3ClipEncoder }> = Prom
   EspeakRuntime.load(engineModuleUrl),
   createMp3ClipEncoder(),
 ]).then(([runtime, encoder]) => {
-  runtime.prepare();
+  announceWarm(runtime);
   return { runtime, encoder };
 });
-ready.catch(() => {}); // reported per request below
+ready.catch(() => post({ type: 'warm', ok: false })); // reported per request below
 
 port.on('message', (message: WorkerRequest) => {
   void handle(message);
@@ -42,7 +42,15 @@ async function handle(message: WorkerRequest): Promise<void> {
     post({ type: 'failed', id: message.id, code: 'internal_error', message: describe(error) });
   }
   // Warm the next instance once the answer is on its way.
-  setImmediate(() => engine.runtime.prepare());
+  setImmediate(() => announceWarm(engine.runtime));
+}
+
+/** Prepares the next espeak-ng instance and tells the pool when it is ready. */
+function announceWarm(runtime: EspeakRuntime): void {
+  runtime.prepare().then(
+    () => post({ type: 'warm', ok: true }),
+    () => post({ type: 'warm', ok: false }), // the next request tries again and reports a failure
+  );
 }
 
 function post(response: WorkerResponse, transfer: ArrayBuffer[] = []): void {
@@ -50,5 +58,11 @@ function post(response: WorkerResponse, transfer: ArrayBuffer[] = []): void {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof Error) return error.message;
+  // Emscripten's file system throws plain objects ({ name: 'ErrnoError', errno, … }).
+  if (typeof error === 'object' && error !== null) {
+    const { name, errno, code } = error as { name?: unknown; errno?: unknown; code?: unknown };
+    return [name, code, errno !== undefined && `errno ${String(errno)}`].filter(Boolean).join(' ') || 'unknown error';
+  }
+  return String(error);
 }

@@ -26,5 +26,10 @@ export interface SpeechWorkerData {
 export type WorkerRequest = { type: 'synthesize'; id: number; request: ClipRequest };
 
 export type WorkerResponse =
+  /**
+   * Preparing the next espeak-ng instance ended: `ok` means the worker holds a ready one, so its
+   * next request pays only for synthesis; otherwise that request reports the failure.
+   */
+  | { type: 'warm'; ok: boolean }
   | { type: 'done'; id: number; result: ClipResult }
   | { type: 'failed'; id: number; code: 'unavailable' | 'internal_error'; message: string };
