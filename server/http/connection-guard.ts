@@ -14,6 +14,8 @@ export interface ConnectionGuardOptions {
 
 /** Time a request may take to arrive whole (headers and body) once it has started. */
 const REQUEST_TIMEOUT_MS = 60_000;
+/** How long a socket refused for a bad request head may keep draining before it is closed. */
+const LINGER_MS = 2_000;
 
 /**
  * Protections below the application, on the TCP connections themselves: a cap of open connections
@@ -65,6 +67,11 @@ export function guardConnections(server: HttpServer, options: ConnectionGuardOpt
           ? [408, 'invalid_request', 'The request did not arrive in time']
           : [400, 'invalid_request', 'The request is not valid HTTP'];
     const body = JSON.stringify(serializer.error(code, message, ids.next('req')));
+    // The client may still be sending the rest of an oversized head. Closing with unread bytes
+    // makes the kernel answer with a reset, which can reach the client before the response does;
+    // so read and drop what still comes, and close for good once the client does (or soon after).
+    socket.on('data', () => {}).resume();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
     socket.end(
       `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
