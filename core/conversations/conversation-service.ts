@@ -15,6 +15,7 @@ import { EventChannel } from '../util/event-channel.js';
 import { deleteReplyAudio } from './speech-pipeline.js';
 import { runReply } from './run-reply.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
+import type { Page } from '../webhooks/webhook-service.js';
 import { conversationEnded, conversationStarted, messageCreated } from './webhook-data.js';
 import type { ModerationCheck } from '../safety/moderation.js';
 import type { SafetyVerdict } from '../safety/safety-check.js';
@@ -153,6 +154,23 @@ export class ConversationService {
     const messages = await this.#deps.store.messages.listByConversation(id);
     // A reply still being written is shown once it is stored (its events stream meanwhile).
     return { conversation, messages: messages.filter((message) => message.status !== 'streaming') };
+  }
+
+  /**
+   * One page of the conversation's messages, oldest first, after the message `startingAfter` (a
+   * cursor: the last id of the previous page); like {@link getWithMessages}, a reply still being
+   * written is left out. An ended conversation stays readable.
+   * @throws NotFoundError when `owner` may not see the conversation.
+   * @throws ValidationError (field `starting_after`) when the cursor is not a message of it.
+   */
+  async pageMessages(owner: Owner, id: string, page: { limit: number; startingAfter?: string }): Promise<Page<MessageRecord>> {
+    await this.get(owner, id);
+    const rows = await this.#deps.store.messages.listPage(id, {
+      limit: page.limit + 1,
+      ...(page.startingAfter !== undefined && { after: page.startingAfter }),
+    });
+    if (!rows) throw new ValidationError('starting_after', 'starting_after must be the id of a message of this conversation');
+    return { items: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
   }
 
   /**

@@ -163,6 +163,12 @@ export interface MessageRepository {
   listByConversation(conversationId: string): Promise<MessageRecord[]>;
   /** The last `limit` messages, oldest first (what a reply's context needs). */
   listRecent(conversationId: string, limit: number): Promise<MessageRecord[]>;
+  /**
+   * One page of the conversation's settled messages (not `streaming`) in the order stored: at most
+   * `limit` of those stored after the message `after` (a cursor: an id from an earlier page), or
+   * from the first without it. Undefined when `after` is not a message of this conversation.
+   */
+  listPage(conversationId: string, page: { limit: number; after?: string }): Promise<MessageRecord[] | undefined>;
   /** Messages in a status across conversations, e.g. replies left `streaming` by a crash. */
   listByStatus(status: MessageStatus, limit: number): Promise<MessageRecord[]>;
   deleteByConversation(conversationId: string): Promise<void>;

@@ -211,6 +211,14 @@ export const conversationWithMessagesSchema = s.object(
   'A conversation with its messages and usage',
 );
 
+export const messageListSchema = s.object(
+  {
+    messages: s.array(messageSchema, { description: 'Oldest first' }),
+    has_more: s.boolean('More follow: ask again with starting_after set to the last id'),
+  },
+  "One page of a conversation's messages",
+);
+
 export const sessionSchema = s.object({
   token: s.string({ description: 'sess_… bearer token for this one conversation' }),
   expires_at: time('When the token stops working'),

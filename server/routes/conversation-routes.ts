@@ -12,10 +12,10 @@ import { credentialOf } from '../http/authenticate.js';
 import type { ConnectionPrincipal } from '../edge/connection-gate.js';
 import { errorPayload } from '../edge/reply-wire.js';
 import { conversationChoiceFields } from './conversation-choices.js';
-import { conversationParams } from './id-schemas.js';
+import { conversationParams, messageId } from './id-schemas.js';
 import { messageContent } from '../edge/message-schema.js';
 import type { UrlBuilder } from '../edge/urls.js';
-import { safetyInputSchema, conversationCreatedSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageSchema } from '../http/resource-schemas.js';
+import { safetyInputSchema, conversationCreatedSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageListSchema, messageSchema } from '../http/resource-schemas.js';
 
 /** Conversations: create, read, end, delete, and send messages (JSON or SSE). */
 export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Route[] {
@@ -96,6 +96,26 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Ro
       response: conversationSchema.json,
       async handle({ params, principal }) {
         return presentConversation(await service.conversations.end(ownerOf(principal), params.id));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/conversations/:id/messages',
+      summary: "A conversation's messages, oldest first, a page at a time",
+      tag: 'conversations',
+      auth: 'conversation',
+      params: conversationParams,
+      query: s.object({
+        limit: s.optional(s.integer({ min: 1, max: 100, text: true, description: 'Messages per page, 1 to 100; default 20' })),
+        starting_after: s.optional(messageId('Cursor: the last id of the previous page (400 if it is not a message of this conversation)')),
+      }),
+      response: messageListSchema.json,
+      async handle({ params, query, principal }) {
+        const page = await service.conversations.pageMessages(ownerOf(principal), params.id, {
+          limit: query.limit ?? 20,
+          ...(query.starting_after !== undefined && { startingAfter: query.starting_after }),
+        });
+        return { messages: page.items.map((m) => presentMessage(m, urls)), has_more: page.hasMore };
       },
     }),
     defineRoute({

@@ -8,3 +8,7 @@ export const conversationParams = s.object({
 export const avatarParams = s.object({
   id: s.string({ pattern: /^[a-z0-9-]{1,64}$/, patternHint: 'be an avatar id such as luna-001' }),
 });
+
+/** A message id as a cursor (`msg_…`, or a UUID in the envelope style). */
+export const messageId = (description: string) =>
+  s.string({ pattern: /^(msg_[0-9a-z]{16,40}|[0-9a-f-]{36})$/, patternHint: 'be a message id (msg_… or, in the envelope style, a UUID)', description });

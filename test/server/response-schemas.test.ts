@@ -20,6 +20,7 @@ import {
   deletedSchema,
   healthSchema,
   loginSchema,
+  messageListSchema,
   messageSchema,
   modelListSchema,
   personaListSchema,
@@ -130,6 +131,8 @@ describe('Response schemas', () => {
     assert.equal(reply.role, 'assistant');
     const active = await expectBody(conversationWithMessagesSchema, 'get', '/v1/conversations/{id}', { path });
     assert.deepEqual(active.messages.map((m) => m.role), ['user', 'assistant']);
+    const page = await expectBody(messageListSchema, 'get', '/v1/conversations/{id}/messages', { path: `${path}/messages?limit=1` });
+    assert.deepEqual([page.messages.map((m) => m.id), page.has_more], [[active.messages[0]!.id], true]);
     const ended = await expectBody(conversationSchema, 'post', '/v1/conversations/{id}/end', { path: `${path}/end` });
     assert.equal(ended.end_reason, 'ended');
     await expectBody(conversationWithMessagesSchema, 'get', '/v1/conversations/{id}', { path });

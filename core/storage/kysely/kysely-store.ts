@@ -288,6 +288,16 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
       .limit(P2 as unknown as number),
     [P1, P2],
   );
+  const settled = db.selectFrom('messages').selectAll().where('conversation_id', '=', P1).where('status', '!=', 'streaming');
+  const firstPage = precompile(settled.orderBy('seq').limit(P2 as unknown as number), [P1, P2]);
+  const pageAfter = precompile(
+    settled
+      .where('seq', '>', P3 as unknown as number)
+      .orderBy('seq')
+      .limit(P2 as unknown as number),
+    [P1, P2, P3],
+  );
+  const cursorOf = precompile(db.selectFrom('messages').select('seq').where('conversation_id', '=', P1).where('id', '=', P2), [P1, P2]);
   return {
     async create(m) {
       await db
@@ -337,6 +347,13 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
     async listRecent(conversationId, limit) {
       const { rows } = await recentOfConversation.execute(db as Kysely<never>, [conversationId, limit]);
       return rows.map(toMessage).reverse();
+    },
+    async listPage(conversationId, page) {
+      if (page.after === undefined) return (await firstPage.execute(db as Kysely<never>, [conversationId, page.limit])).rows.map(toMessage);
+      // Keyset paging on the stored order: the cursor's position, then the rows after it.
+      const [cursor] = (await cursorOf.execute(db as Kysely<never>, [conversationId, page.after])).rows;
+      if (!cursor) return undefined;
+      return (await pageAfter.execute(db as Kysely<never>, [conversationId, page.limit, cursor.seq])).rows.map(toMessage);
     },
     async deleteByConversation(conversationId) {
       await db.deleteFrom('messages').where('conversation_id', '=', conversationId).execute();

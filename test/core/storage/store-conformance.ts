@@ -183,6 +183,29 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       assert.deepEqual((await store.messages.listRecent(conversation.id, 2)).map((m) => m.content), ['reply', 'after a clock step']);
     });
 
+    it('pages settled messages in the stored order after a cursor of the same conversation', async () => {
+      const conversation = newConversation(account);
+      const neighbour = newConversation(account);
+      await store.conversations.create(conversation);
+      await store.conversations.create(neighbour);
+      // Ids that sort against the stored order: the cursor is a position in that order, not an id range.
+      const stored = ['msg_pagezzzz', 'msg_pageaaaa', 'msg_pagemmmm', 'msg_pagebbbb', 'msg_pageyyyy'].map((id, i) => ({ ...newMessage(conversation.id, 500, `m${i}`), id }));
+      for (const message of stored) await store.messages.create(message);
+      const writing = { ...newMessage(conversation.id, 600, 'so far'), id: 'msg_pagecccc', role: 'assistant' as const, status: 'streaming' as const };
+      await store.messages.create(writing);
+      const elsewhere = newMessage(neighbour.id, 500, 'elsewhere');
+      await store.messages.create(elsewhere);
+
+      assert.deepEqual(await store.messages.listPage(conversation.id, { limit: 2 }), stored.slice(0, 2));
+      assert.deepEqual(await store.messages.listPage(conversation.id, { limit: 2, after: 'msg_pageaaaa' }), stored.slice(2, 4));
+      assert.deepEqual(await store.messages.listPage(conversation.id, { limit: 10, after: 'msg_pagebbbb' }), stored.slice(4), 'a reply being written is left out');
+      assert.deepEqual(await store.messages.listPage(conversation.id, { limit: 10, after: 'msg_pageyyyy' }), []);
+      assert.deepEqual(await store.messages.listPage(conversation.id, { limit: 100 }), stored);
+      assert.equal(await store.messages.listPage(conversation.id, { limit: 10, after: elsewhere.id }), undefined, "another conversation's message is no cursor");
+      assert.equal(await store.messages.listPage(conversation.id, { limit: 10, after: 'msg_pagenone' }), undefined);
+      assert.deepEqual(await store.messages.listPage(neighbour.id, { limit: 10 }), [elsewhere]);
+    });
+
     it('updates, finds by status and deletes single messages', async () => {
       const conversation = newConversation(account);
       await store.conversations.create(conversation);
