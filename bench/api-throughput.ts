@@ -1,13 +1,20 @@
 /**
- * Requests/s of authenticated `GET /v1/conversations/:id` (API key lookup + conversation + its
- * messages from SQLite, serialized) as a ratio to a bare Koa hello world, both measured in the
- * same run. A third server measures the floor the framework sets: Koa + @koa/router with the same
- * one route answering a precomputed copy of the app's response (same body, same headers), no
- * authentication, no database, no serialization. No implementation of this route on Koa +
- * @koa/router can be faster than that floor.
+ * Authenticated `GET /v1/conversations/:id` (API key lookup + conversation + its messages from
+ * SQLite, serialized) against three yardsticks measured in the same run, each in its own child
+ * process:
  *
- * Each server runs in its own child process; autocannon runs in this one. Rounds alternate
- * between the servers so machine noise hits all alike; ratios are of medians.
+ * - bare Koa answering "hello world";
+ * - the framework floor: Koa + @koa/router with the one route answering a copy of the app's
+ *   response from memory (no authentication, no database, no serialization);
+ * - the hand-written reference (bench/support/reference-conversation-read.ts): the shortest correct
+ *   code for the route on this stack, reading the app's own SQLite file through better-sqlite3
+ *   prepared statements returning arrays; its body is checked to be byte for byte the app's.
+ *
+ * The app and the reference are measured on a 6-message and a 200-message conversation. Each
+ * figure is the server's CPU per request (process.cpuUsage of the server process over a load
+ * phase ÷ the requests autocannon completed in it: steadier than req/s on a shared machine, where
+ * the load generator competes for the same cores) and req/s. Rounds alternate between the
+ * targets so machine noise hits all alike; ratios are of medians.
  *
  *   npm run build && node dist/bench/api-throughput.js [--rounds 5] [--seconds 5] [--connections 50]
  */
@@ -26,7 +33,7 @@ import Koa from 'koa';
 import autocannonUntyped from 'autocannon';
 
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -34,8 +41,18 @@ interface AutocannonResult {
 const autocannon = autocannonUntyped as unknown as (options: Record<string, unknown>) => Promise<AutocannonResult>;
 
 type Ready = { port: number; path: string; headers: Record<string, string> };
+/** The app also says where its data is, for the reference to read the same file. */
+type AppReady = Ready & { longPath: string; filename: string; publicUrl: string };
 /** A response of the app, copied byte for byte by the floor server. */
 type Snapshot = { path: string; body: string; headers: Record<string, string> };
+/** What the reference server needs: the app's database and public URL, and the headers to copy. */
+type ReferenceSetup = { filename: string; publicUrl: string; headers: Record<string, string> };
+
+/** Messages of the short and the long conversation (user message + reply per turn). */
+const SHORT_TURNS = 3;
+const LONG_TURNS = 100;
+/** Headers of the app's response that the floor and the reference copy (the rest Koa sets alike). */
+const COPIED_HEADERS = ['content-type', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
 async function serveBareKoa(): Promise<Ready> {
   const app = new Koa();
@@ -57,23 +74,28 @@ async function serveFloor(snapshot: Snapshot): Promise<Ready> {
   return listen(app.callback(), snapshot.path, {});
 }
 
-/** The app's answer to the measured request, with the headers it sets itself. */
-async function snapshotOf(ready: Ready): Promise<Snapshot> {
-  const response = await fetch(`http://127.0.0.1:${ready.port}${ready.path}`, { headers: ready.headers });
-  if (!response.ok) throw new Error(`app answered ${response.status}`);
-  const copied = ['content-type', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
-  const headers = Object.fromEntries(copied.map((name) => [name, response.headers.get(name) ?? '']));
-  return { path: ready.path, body: await response.text(), headers };
+async function serveReference(setup: ReferenceSetup): Promise<Ready> {
+  const { createReferenceApp } = await import('./support/reference-conversation-read.js');
+  const app = await createReferenceApp(setup);
+  return listen(app.callback(), '/', {});
 }
 
-async function serveApp(): Promise<Ready> {
+/** The app's answer to a request, with the headers it sets itself. */
+async function snapshotOf(port: number, path: string, headers: Record<string, string>): Promise<Snapshot> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+  return { path, body: await response.text(), headers: Object.fromEntries(COPIED_HEADERS.map((name) => [name, response.headers.get(name) ?? ''])) };
+}
+
+async function serveApp(): Promise<AppReady> {
   const { createAvatarService, FsBlobStore, createLocalProvider, createSqliteStore } = await import('../core/index.js');
   const { createApp, loadConfig } = await import('../server/index.js');
   const dataDir = await mkdtemp(join(tmpdir(), 'avatar-bench-'));
   process.once('disconnect', () => void rm(dataDir, { recursive: true, force: true }).then(() => process.exit(0)));
   const config = loadConfig({ DATA_DIR: dataDir, DEV_BOOTSTRAP: 'false' });
+  const filename = join(dataDir, 'avatar.db');
   const service = createAvatarService({
-    store: await createSqliteStore({ filename: join(dataDir, 'avatar.db') }),
+    store: await createSqliteStore({ filename }),
     blobs: new FsBlobStore(join(dataDir, 'audio')),
     jwtSecret: config.jwtSecret,
     aiProviders: [createLocalProvider()],
@@ -86,11 +108,16 @@ async function serveApp(): Promise<Ready> {
   const account = await service.accounts.setPlan(created.id, { tier: 'enterprise', requestsPerMinute: 100_000_000 });
   const { key } = await service.accounts.createApiKey(account.id, { name: 'bench', mode: 'test' });
   const owner = { accountId: account.id, mode: 'test' as const };
-  const conversation = await service.conversations.create(owner, { avatarId: 'luna-001' });
-  for (const content of ['Hi, I am Sam.', 'What can you do?', 'Tell me a joke.']) {
-    await service.conversations.sendMessage(owner, conversation.id, content);
-  }
-  return listen(createApp({ service, config }).callback(), `/v1/conversations/${conversation.id}`, { authorization: `Bearer ${key}` });
+  const conversationWith = async (turns: number) => {
+    const conversation = await service.conversations.create(owner, { avatarId: 'luna-001' });
+    const prompts = ['Hi, I am Sam.', 'What can you do?', 'Tell me a joke.'];
+    for (let i = 0; i < turns; i++) await service.conversations.sendMessage(owner, conversation.id, prompts[i % prompts.length]!);
+    return `/v1/conversations/${conversation.id}`;
+  };
+  const path = await conversationWith(SHORT_TURNS);
+  const longPath = await conversationWith(LONG_TURNS);
+  const ready = await listen(createApp({ service, config }).callback(), path, { authorization: `Bearer ${key}` });
+  return { ...ready, longPath, filename, publicUrl: config.publicUrl };
 }
 
 async function listen(handler: Parameters<typeof createServer>[1], path: string, headers: Record<string, string>): Promise<Ready> {
@@ -99,30 +126,69 @@ async function listen(handler: Parameters<typeof createServer>[1], path: string,
   return { port: (server.address() as AddressInfo).port, path, headers };
 }
 
-function start(role: string, snapshot?: Snapshot): Promise<{ child: ChildProcess; ready: Ready }> {
+/** A child serving one target; it answers `cpu` with its process.cpuUsage(). */
+interface Child<R extends Ready = Ready> {
+  child: ChildProcess;
+  ready: R;
+  cpuMicros(): Promise<number>;
+}
+
+function start<R extends Ready = Ready>(role: string, setup?: unknown): Promise<Child<R>> {
   const child = fork(fileURLToPath(import.meta.url), [role], { stdio: 'inherit' });
-  if (snapshot) child.send(snapshot);
+  if (setup !== undefined) child.send(setup as object);
+  const cpuMicros = () =>
+    new Promise<number>((resolve) => {
+      child.once('message', (usage) => resolve((usage as NodeJS.CpuUsage).user + (usage as NodeJS.CpuUsage).system));
+      child.send('cpu');
+    });
   return new Promise((resolve, reject) => {
-    child.once('message', (ready) => resolve({ child, ready: ready as Ready }));
+    child.once('message', (ready) => resolve({ child, ready: ready as R, cpuMicros }));
     child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
   });
 }
 
-async function measure(ready: Ready, seconds: number, connections: number): Promise<AutocannonResult> {
-  return autocannon({ url: `http://127.0.0.1:${ready.port}${ready.path}`, headers: ready.headers, duration: seconds, connections });
+/** In a server child: report readiness, then answer every `cpu` request. */
+function serveChild(ready: Ready): void {
+  process.on('message', (message) => {
+    if (message === 'cpu') process.send!(process.cpuUsage());
+  });
+  process.send!(ready);
+}
+
+interface Target {
+  server: Child;
+  path: string;
+  headers: Record<string, string>;
+}
+
+interface Sample {
+  rps: number;
+  /** Server CPU per request, µs. */
+  cpu: number;
+  p99: number;
+}
+
+async function measure(name: string, target: Target, seconds: number, connections: number): Promise<Sample> {
+  const before = await target.server.cpuMicros();
+  const result = await autocannon({ url: `http://127.0.0.1:${target.server.ready.port}${target.path}`, headers: target.headers, duration: seconds, connections });
+  const after = await target.server.cpuMicros();
+  if (result.non2xx || result.errors) throw new Error(`${name} answered ${result.non2xx} non-2xx and ${result.errors} errors`);
+  return { rps: result.requests.average, cpu: (after - before) / result.requests.total, p99: result.latency.p99 };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const round1 = (value: number) => Math.round(value * 10) / 10;
+const ratio = (value: number) => Number(value.toFixed(3));
 
 async function main(): Promise<void> {
   const role = process.argv[2];
-  if (role === 'serve-koa' || role === 'serve-app') {
-    const ready = role === 'serve-koa' ? await serveBareKoa() : await serveApp();
-    process.send!(ready);
-    return;
-  }
-  if (role === 'serve-floor') {
-    process.once('message', (snapshot) => void serveFloor(snapshot as Snapshot).then((ready) => process.send!(ready)));
+  if (role === 'serve-koa') return serveChild(await serveBareKoa());
+  if (role === 'serve-app') return serveChild(await serveApp());
+  if (role === 'serve-floor' || role === 'serve-reference') {
+    process.once('message', (setup) => {
+      const serving = role === 'serve-floor' ? serveFloor(setup as Snapshot) : serveReference(setup as ReferenceSetup);
+      void serving.then(serveChild);
+    });
     return;
   }
   const { values } = parseArgs({
@@ -132,40 +198,70 @@ async function main(): Promise<void> {
   const seconds = Number(values.seconds);
   const connections = Number(values.connections);
   const koa = await start('serve-koa');
-  const app = await start('serve-app');
-  const floor = await start('serve-floor', await snapshotOf(app.ready));
+  const app = await start<AppReady>('serve-app');
+  const { path, longPath, headers, port } = app.ready;
+  const short = await snapshotOf(port, path, headers);
+  const long = await snapshotOf(port, longPath, headers);
+  const floor = await start('serve-floor', short);
+  const reference = await start('serve-reference', { filename: app.ready.filename, publicUrl: app.ready.publicUrl, headers: short.headers });
   try {
-    const servers = { koa, floor, app };
-    for (const { ready } of Object.values(servers)) await measure(ready, 1, connections); // warm-up
-    const rps = { koa: [] as number[], floor: [] as number[], app: [] as number[] };
-    const appP99: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      for (const [name, { ready }] of Object.entries(servers) as [keyof typeof servers, { ready: Ready }][]) {
-        const result = await measure(ready, seconds, connections);
-        if (result.non2xx || result.errors) throw new Error(`${name} answered ${result.non2xx} non-2xx and ${result.errors} errors`);
-        rps[name].push(result.requests.average);
-        if (name === 'app') appP99.push(result.latency.p99);
-      }
-      console.error(`round ${round + 1}: bare koa ${rps.koa.at(-1)!.toFixed(0)}, floor ${rps.floor.at(-1)!.toFixed(0)}, app ${rps.app.at(-1)!.toFixed(0)} req/s`);
+    // The reference must answer the very bytes the app does, or it measures something else.
+    for (const snapshot of [short, long]) {
+      const answer = await snapshotOf(reference.ready.port, snapshot.path, headers);
+      if (answer.body !== snapshot.body) throw new Error(`the reference's body differs from the app's for ${snapshot.path}:\n${answer.body.slice(0, 400)}\n${snapshot.body.slice(0, 400)}`);
     }
-    const koaRps = median(rps.koa);
+    const targets: Record<string, Target> = {
+      koa: { server: koa, path: '/', headers: {} },
+      floor: { server: floor, path, headers: {} },
+      reference: { server: reference, path, headers },
+      app: { server: app, path, headers },
+      reference_200: { server: reference, path: longPath, headers },
+      app_200: { server: app, path: longPath, headers },
+    };
+    for (const [name, target] of Object.entries(targets)) await measure(name, target, 1, connections); // warm-up
+    const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, [] as Sample[]]));
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, target] of Object.entries(targets)) samples[name]!.push(await measure(name, target, seconds, connections));
+      console.error(`round ${round + 1}: ${Object.entries(samples).map(([name, list]) => `${name} ${list.at(-1)!.cpu.toFixed(1)} µs ${list.at(-1)!.rps.toFixed(0)}/s`).join(', ')}`);
+    }
+    const cpu = (name: string) => median(samples[name]!.map((s) => s.cpu));
+    const rps = (name: string) => median(samples[name]!.map((s) => s.rps));
+    const messages = (body: string) => (JSON.parse(body) as { messages: unknown[] }).messages.length;
     const result = {
-      benchmark: 'authenticated GET /v1/conversations/:id vs bare Koa hello world',
+      benchmark: 'authenticated GET /v1/conversations/:id: app vs hand-written reference, Koa + router floor and bare Koa',
       rounds,
       seconds,
       connections,
-      bare_koa_rps_median: Math.round(koaRps),
-      floor_rps_median: Math.round(median(rps.floor)),
-      app_rps_median: Math.round(median(rps.app)),
-      app_p99_ms_median: median(appP99),
-      floor_ratio: Number((median(rps.floor) / koaRps).toFixed(3)),
-      ratio: Number((median(rps.app) / koaRps).toFixed(3)),
-      target: '>= 0.75',
+      messages: { short: messages(short.body), long: messages(long.body) },
+      server_cpu_us_per_request_median: Object.fromEntries(Object.keys(targets).map((name) => [name, round1(cpu(name))])),
+      rps_median: Object.fromEntries(Object.keys(targets).map((name) => [name, Math.round(rps(name))])),
+      app_p99_ms_median: median(samples.app!.map((s) => s.p99)),
+      // CPU ratios are speed ratios: the cheaper per request, the higher (bare Koa's CPU ÷ the app's is app ÷ bare Koa).
+      cpu_ratios: {
+        app_vs_reference: ratio(cpu('reference') / cpu('app')),
+        app_vs_bare_koa: ratio(cpu('koa') / cpu('app')),
+        floor_vs_bare_koa: ratio(cpu('koa') / cpu('floor')),
+        reference_vs_bare_koa: ratio(cpu('koa') / cpu('reference')),
+        app_200_vs_app_6: ratio(cpu('app_200') / cpu('app')),
+        reference_200_vs_reference_6: ratio(cpu('reference_200') / cpu('reference')),
+        app_200_vs_reference_200: ratio(cpu('reference_200') / cpu('app_200')),
+      },
+      per_extra_message_us: {
+        app: round1((cpu('app_200') - cpu('app')) / (messages(long.body) - messages(short.body))),
+        reference: round1((cpu('reference_200') - cpu('reference')) / (messages(long.body) - messages(short.body))),
+      },
+      rps_ratios: {
+        app_vs_reference: ratio(rps('app') / rps('reference')),
+        app_vs_bare_koa: ratio(rps('app') / rps('koa')),
+        floor_vs_bare_koa: ratio(rps('floor') / rps('koa')),
+      },
+      targets: 'issue 18: app ÷ reference >= 0.85 uncached; app ÷ bare Koa >= 0.50 with caches; 200-message read <= 3 × the 6-message one (CPU per request)',
     };
     console.log(JSON.stringify(result, null, 2));
   } finally {
     koa.child.kill();
     floor.child.kill();
+    reference.child.kill();
     app.child.disconnect();
   }
 }
