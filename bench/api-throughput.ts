@@ -10,7 +10,8 @@
  *   code for the route on this stack, reading the app's own SQLite file through better-sqlite3
  *   prepared statements returning arrays; its body is checked to be byte for byte the app's.
  *
- * The app and the reference are measured on a 6-message and a 200-message conversation. Each
+ * The app and the reference are measured on a 6-message and a 200-message conversation, and the
+ * app also on a page of 20 of the 200 (`GET /v1/conversations/:id/messages`). Each
  * figure is the server's CPU per request (process.cpuUsage of the server process over a load
  * phase ÷ the requests autocannon completed in it: steadier than req/s on a shared machine, where
  * the load generator competes for the same cores) and req/s. Rounds alternate between the
@@ -202,6 +203,9 @@ async function main(): Promise<void> {
   const { path, longPath, headers, port } = app.ready;
   const short = await snapshotOf(port, path, headers);
   const long = await snapshotOf(port, longPath, headers);
+  // A page of 20 from the middle of the long conversation, through the paged history route.
+  const middle = (JSON.parse(long.body) as { messages: { id: string }[] }).messages[99]!.id;
+  const pagePath = `${longPath}/messages?limit=20&starting_after=${middle}`;
   const floor = await start('serve-floor', short);
   const reference = await start('serve-reference', { filename: app.ready.filename, publicUrl: app.ready.publicUrl, headers: short.headers });
   try {
@@ -217,6 +221,7 @@ async function main(): Promise<void> {
       app: { server: app, path, headers },
       reference_200: { server: reference, path: longPath, headers },
       app_200: { server: app, path: longPath, headers },
+      app_page_20_of_200: { server: app, path: pagePath, headers },
     };
     for (const [name, target] of Object.entries(targets)) await measure(name, target, 1, connections); // warm-up
     const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, [] as Sample[]]));
@@ -245,6 +250,7 @@ async function main(): Promise<void> {
         app_200_vs_app_6: ratio(cpu('app_200') / cpu('app')),
         reference_200_vs_reference_6: ratio(cpu('reference_200') / cpu('reference')),
         app_200_vs_reference_200: ratio(cpu('reference_200') / cpu('app_200')),
+        app_page_20_of_200_vs_app_6: ratio(cpu('app_page_20_of_200') / cpu('app')),
       },
       per_extra_message_us: {
         app: round1((cpu('app_200') - cpu('app')) / (messages(long.body) - messages(short.body))),
