@@ -17,7 +17,7 @@ import { messageContent } from '../edge/message-schema.js';
 import type { UrlBuilder } from '../edge/urls.js';
 import { safetyInputSchema, conversationCreatedSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageListSchema, messageSchema } from '../http/resource-schemas.js';
 
-/** Conversations: create, read, end, delete, and send messages (JSON or SSE). */
+/** Conversations: create, read (whole, or the messages a page at a time), end, delete, and send messages (JSON or SSE). */
 export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Route[] {
   const choices = conversationChoiceFields(service);
   const createBody = s.object({
