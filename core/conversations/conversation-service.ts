@@ -15,7 +15,7 @@ import { EventChannel } from '../util/event-channel.js';
 import { deleteReplyAudio } from './speech-pipeline.js';
 import { runReply } from './run-reply.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
-import type { Page } from '../webhooks/webhook-service.js';
+import { pageOf, type Page } from '../util/page.js';
 import { conversationEnded, conversationStarted, messageCreated } from './webhook-data.js';
 import type { ModerationCheck } from '../safety/moderation.js';
 import type { SafetyVerdict } from '../safety/safety-check.js';
@@ -170,7 +170,7 @@ export class ConversationService {
       ...(page.startingAfter !== undefined && { after: page.startingAfter }),
     });
     if (!rows) throw new ValidationError('starting_after', 'starting_after must be the id of a message of this conversation');
-    return { items: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+    return pageOf(rows, page.limit);
   }
 
   /**

@@ -7,6 +7,7 @@ import type { WebhookEventType } from './webhook-events.js';
 import { NotFoundError, ServiceError, ValidationError } from '../errors.js';
 import { checkReceiverUrl } from './address-policy.js';
 import { WebhookEventTypes, isWebhookEventType, sampleEventData } from './webhook-events.js';
+import { pageOf, type Page } from '../util/page.js';
 
 /** Limits of webhook registrations (docs/webhooks.md, Registration). */
 export const WebhookLimits = Object.freeze({
@@ -27,11 +28,6 @@ export interface WebhookUpdate {
   secret?: string;
   /** `disabled` stops deliveries (pending ones are cancelled); `active` resumes them. */
   status?: 'active' | 'disabled';
-}
-
-export interface Page<T> {
-  items: T[];
-  hasMore: boolean;
 }
 
 /**
@@ -87,7 +83,7 @@ export class WebhookService {
 
   async list(owner: Owner, page: { limit: number; startingAfter?: string }): Promise<Page<WebhookRecord>> {
     const rows = await this.#store.webhooks.listByOwner(owner, { limit: page.limit + 1, ...(page.startingAfter !== undefined && { after: page.startingAfter }) });
-    return { items: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+    return pageOf(rows, page.limit);
   }
 
   async update(owner: Owner, id: string, update: WebhookUpdate): Promise<WebhookRecord> {
@@ -123,7 +119,7 @@ export class WebhookService {
       limit: page.limit + 1,
       ...(page.startingAfter !== undefined && { before: page.startingAfter }),
     });
-    return { items: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+    return pageOf(rows, page.limit);
   }
 
   /** Sends a sample event of `type` (`data.test: true`) to one webhook through the outbox; returns its id. */

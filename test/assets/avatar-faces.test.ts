@@ -53,18 +53,21 @@ function frontArea(prim: PrimitiveData, positions: readonly Vec3[]): number {
 function faceWidth(ctx: BuildContext): number {
   let widest = 0;
   for (let v = -1.1; v <= 0.3; v += 0.02) {
-    for (let z = -0.6; z <= 0.9; z += 0.05) {
-      let lo = 0;
-      let hi = 2;
-      for (let k = 0; k < 30; k++) {
-        const mid = (lo + hi) / 2;
-        if (ctx.head.field([mid, v, z]) < 1) lo = mid;
-        else hi = mid;
-      }
-      widest = Math.max(widest, lo);
-    }
+    for (let z = -0.6; z <= 0.9; z += 0.05) widest = Math.max(widest, surfaceX(ctx, v, z));
   }
   return 2 * widest * ctx.head.options.radius;
+}
+
+/** Where the head's surface crosses x ≥ 0 at height `v` and depth `z` (head units), by bisection. */
+function surfaceX(ctx: BuildContext, v: number, z: number): number {
+  let lo = 0;
+  let hi = 2;
+  for (let k = 0; k < 30; k++) {
+    const mid = (lo + hi) / 2;
+    if (ctx.head.field([mid, v, z]) < 1) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Half width of the face outline at heights −1 … 0 (head units), seen from the front. */
@@ -72,16 +75,7 @@ function outline(ctx: BuildContext): number[] {
   return Array.from({ length: 21 }, (_, i) => {
     const v = -1 + i * 0.05;
     let widest = 0;
-    for (let z = -0.2; z <= 0.9; z += 0.05) {
-      let lo = 0;
-      let hi = 2;
-      for (let k = 0; k < 30; k++) {
-        const mid = (lo + hi) / 2;
-        if (ctx.head.field([mid, v, z]) < 1) lo = mid;
-        else hi = mid;
-      }
-      widest = Math.max(widest, lo);
-    }
+    for (let z = -0.2; z <= 0.9; z += 0.05) widest = Math.max(widest, surfaceX(ctx, v, z));
     return widest;
   });
 }

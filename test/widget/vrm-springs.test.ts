@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
-import { VRMLoaderPlugin, type VRM } from '@pixiv/three-vrm';
+import type { VRM } from '@pixiv/three-vrm';
 import * as THREE from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { loadVrm as loadVrmFile } from '../../widget/stage/vrm-loader.js';
 
 const IDS = ['luna-001', 'atlas-002', 'sofia-003', 'kenji-004', 'maya-005', 'orion-006'] as const;
 /** Fixed simulation step: the result depends on the number of steps, never on wall time. */
@@ -13,12 +13,7 @@ async function loadVrm(id: string, warnings: string[]): Promise<VRM> {
     warnings.push(args.map(String).join(' '));
   };
   try {
-    const loader = new GLTFLoader();
-    loader.register((parser) => new VRMLoaderPlugin(parser));
-    const gltf = await loader.loadAsync(`/assets/avatars/${id}.vrm`);
-    const vrm = gltf.userData.vrm as VRM | undefined;
-    if (!vrm) throw new Error(`${id}: not loaded as VRM`);
-    return vrm;
+    return await loadVrmFile(`/assets/avatars/${id}.vrm`);
   } finally {
     console.warn = warn;
   }
