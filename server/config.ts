@@ -33,6 +33,10 @@ export interface ServerConfig {
   /** Where `dataDir` came from, for the line that tells the operator which folder is used. */
   dataDirSource: 'DATA_DIR' | 'default';
   databaseUrl: string;
+  /** PostgreSQL pool and timeouts (`DATABASE_POOL_MAX`, `DATABASE_STATEMENT_TIMEOUT`, `DATABASE_CONNECT_TIMEOUT`); SQLite ignores them. */
+  database: { poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
+  /** Folder of audio and custom avatar files (`BLOB_DIR`, default `DATA_DIR/audio`); several processes may share it. */
+  blobDir: string;
   redisUrl: string | undefined;
   jwtSecret: string;
   apiStyle: ApiStyle;
@@ -132,6 +136,12 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     dataDir,
     dataDirSource,
     databaseUrl,
+    database: {
+      poolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
+      statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT === '0' ? 0 : duration(env, 'DATABASE_STATEMENT_TIMEOUT', 30_000),
+      connectTimeoutMs: duration(env, 'DATABASE_CONNECT_TIMEOUT', 10_000),
+    },
+    blobDir: env.BLOB_DIR ? resolve(env.BLOB_DIR) : join(dataDir, 'audio'),
     redisUrl: url(env, 'REDIS_URL'),
     jwtSecret: jwtSecret(env) ?? persistedSecret(dataDir),
     apiStyle,

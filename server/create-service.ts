@@ -8,6 +8,7 @@ import {
   createLocalProvider,
   createLocalSpeechProvider,
   createSqliteStore,
+  createPostgresStore,
   createOpenAICompatibleProvider,
   createOpenAIModeration,
   unknownIdProblem,
@@ -19,15 +20,15 @@ import type { ServerConfig } from './config.js';
 import { ConfigError } from './config.js';
 import { chatVendors, createVendor, isVendorConfigured, speechVendors } from './vendors.js';
 
-/** Opens the store named by DATABASE_URL. */
-export async function openStore(config: ServerConfig): Promise<Store> {
+/** Opens the store named by DATABASE_URL: `sqlite://<file>` or `postgres://…` (the `pg` driver is loaded only then). */
+export async function openStore(config: Pick<ServerConfig, 'databaseUrl' | 'database'>): Promise<Store> {
   const url = config.databaseUrl;
   if (url.startsWith('sqlite:')) {
     const filename = url.replace(/^sqlite:(\/\/)?/, '');
     if (!filename) throw new ConfigError('DATABASE_URL', 'sqlite:// needs a file path, e.g. sqlite:///var/lib/avatar-service/avatar.db');
     return createSqliteStore({ filename });
   }
-  throw new ConfigError('DATABASE_URL', 'this version stores data in SQLite only; use sqlite://<file> or leave it unset');
+  return createPostgresStore({ url, ...config.database });
 }
 
 const defined = <T extends object>(settings: T) =>
@@ -100,7 +101,7 @@ export async function createServiceFromConfig(config: ServerConfig): Promise<Ava
   const store = await openStore(config);
   return createAvatarService({
     store,
-    blobs: new FsBlobStore(join(config.dataDir, 'audio')),
+    blobs: new FsBlobStore(config.blobDir),
     jwtSecret: config.jwtSecret,
     ...providers,
     onFallback: ({ kind, failed, next, error }) =>
