@@ -73,6 +73,7 @@ export async function startPostgres(): Promise<PostgresEngine> {
     '-c synchronous_commit=off',
     '-c full_page_writes=off',
     '-c max_connections=300',
+    '-c shared_buffers=32MB',
   ].join(' ');
   await as('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', options, '-w', '-t', '30', 'start']).catch(async (err: Error & { stderr?: string }) => {
     const log = await readFile(join(dir, 'log'), 'utf8').catch(() => '');

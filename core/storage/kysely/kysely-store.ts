@@ -5,6 +5,7 @@ import type {
   ApiKeyRepository,
   AvatarRepository,
   ConversationRepository,
+  MessageRecord,
   MessageRepository,
   Store,
   UsageRepository,
@@ -57,7 +58,7 @@ export class KyselyStore implements Store {
     this.accounts = accountRepository(db);
     this.apiKeys = apiKeyRepository(db);
     this.conversations = conversationRepository(db);
-    this.messages = messageRepository(db);
+    this.messages = messageRepository(db, { rowLocks: options.rowLocks ?? false, inTransaction: options.inTransaction ?? false });
     this.usage = usageRepository(db);
     this.avatars = avatarRepository(db);
     this.webhooks = webhookRepository(db);
@@ -280,7 +281,7 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
   };
 }
 
-function messageRepository(db: Kysely<Database>): MessageRepository {
+function messageRepository(db: Kysely<Database>, engine: { rowLocks: boolean; inTransaction: boolean }): MessageRepository {
   const ofConversation = precompile(
     db.selectFrom('messages').selectAll().where('conversation_id', '=', P1).orderBy('seq'),
     [P1],
@@ -304,27 +305,39 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
     [P1, P2, P3],
   );
   const cursorOf = precompile(db.selectFrom('messages').select('seq').where('conversation_id', '=', P1).where('id', '=', P2), [P1, P2]);
+  const insert = (target: Kysely<Database>, m: MessageRecord) =>
+    target
+      .insertInto('messages')
+      .values({
+        id: m.id,
+        conversation_id: m.conversationId,
+        role: m.role,
+        content: m.content,
+        status: m.status,
+        audio_key: m.audioKey,
+        audio_base: m.audioBase,
+        audio_error: m.audioError,
+        ai_tokens: m.aiTokens,
+        tts_characters: m.ttsCharacters,
+        created_at: m.createdAt,
+        safety: safetyCodesColumn(m.safety),
+        seq: (eb) =>
+          eb.selectFrom('messages').select(sql<number>`coalesce(max(seq), 0) + 1`.as('next')).where('conversation_id', '=', m.conversationId),
+      })
+      .execute();
   return {
     async create(m) {
-      await db
-        .insertInto('messages')
-        .values({
-          id: m.id,
-          conversation_id: m.conversationId,
-          role: m.role,
-          content: m.content,
-          status: m.status,
-          audio_key: m.audioKey,
-          audio_base: m.audioBase,
-          audio_error: m.audioError,
-          ai_tokens: m.aiTokens,
-          tts_characters: m.ttsCharacters,
-          created_at: m.createdAt,
-          safety: safetyCodesColumn(m.safety),
-          seq: (eb) =>
-            eb.selectFrom('messages').select(sql<number>`coalesce(max(seq), 0) + 1`.as('next')).where('conversation_id', '=', m.conversationId),
-        })
-        .execute();
+      // `seq` is the conversation's highest plus one. SQLite runs one writer at a time; on
+      // PostgreSQL two processes storing a message in one conversation at once would both read
+      // the same highest, so a transaction-scoped advisory lock on the conversation serializes
+      // them (the insert, a statement of its own, then sees the other's committed row).
+      if (!engine.rowLocks) return void (await insert(db, m));
+      const locked = async (trx: Kysely<Database>) => {
+        await sql`select pg_advisory_xact_lock(hashtextextended(${m.conversationId}, 0))`.execute(trx);
+        await insert(trx, m);
+      };
+      if (engine.inTransaction) await locked(db);
+      else await db.transaction().execute(locked);
     },
     async update(id, patch) {
       const row = {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import pg from 'pg';
-import { ServiceError, createPostgresStore } from '../../../core/index.js';
+import { DEFAULT_SAFETY, ServiceError, createPostgresStore } from '../../../core/index.js';
 import { startPostgres } from '../../support/postgres-engine.js';
 import type { PostgresEngine } from '../../support/postgres-engine.js';
 import { testStoreConformance } from './store-conformance.js';
@@ -84,5 +84,39 @@ it('PostgreSQL: an unreachable server is a 503 `unavailable`, not a crash', asyn
     assert.match((await store.problem()) ?? '', /does not answer/);
   } finally {
     await store.close();
+  }
+});
+
+it('PostgreSQL: two stores (two processes) storing messages in one conversation at once number them 1…n without a gap or a clash', async () => {
+  const url = await engine.createDatabase();
+  const a = await createPostgresStore({ url, poolMax: 8 });
+  const b = await createPostgresStore({ url, poolMax: 8 });
+  try {
+    await a.migrate();
+    await a.accounts.create({ id: 'acct_race', email: 'race@example.com', passwordHash: 'h', tier: 'free', rpmOverride: null, connectionsOverride: null, createdAt: 1 });
+    const conversation = {
+      id: 'conv_race', accountId: 'acct_race', mode: 'test' as const, avatarId: 'luna-001', personaId: null, status: 'active' as const,
+      aiProvider: 'local', aiModel: 'm', ttsProvider: 'local', voiceId: 'v', systemPrompt: null, aiTokens: 0, ttsCharacters: 0,
+      createdAt: 1, updatedAt: 1, endedAt: null, endReason: null, safety: DEFAULT_SAFETY, escalatedAt: null, escalationReason: null,
+    };
+    await a.conversations.create(conversation);
+    const message = (n: number) => ({
+      id: `msg_race${String(n).padStart(4, '0')}`, conversationId: 'conv_race', role: 'user' as const, content: `m${n}`, status: 'complete' as const,
+      audioKey: null, audioBase: null, audioError: null, aiTokens: 0, ttsCharacters: 0, createdAt: 1, safety: [],
+    });
+    // Half stored alone, half inside a transaction (as a send stores its message with its webhook event).
+    await Promise.all(
+      Array.from({ length: 60 }, (_, n) => {
+        const store = n % 2 === 0 ? a : b;
+        return n % 3 === 0 ? store.transaction((tx) => tx.messages.create(message(n))) : store.messages.create(message(n));
+      }),
+    );
+    const stored = await b.messages.listByConversation('conv_race');
+    assert.equal(stored.length, 60);
+    assert.deepEqual(new Set(stored.map((m) => m.id)).size, 60);
+    const page = await b.messages.listPage('conv_race', { limit: 100 });
+    assert.equal(page?.length, 60, 'every message has its own place in the order');
+  } finally {
+    await Promise.all([a.close(), b.close()]);
   }
 });
