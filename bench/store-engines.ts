@@ -89,7 +89,11 @@ interface Child {
 }
 
 function start(engine: string, databaseUrl?: string): Promise<Child> {
-  const child = fork(fileURLToPath(import.meta.url), ['serve', engine, ...(databaseUrl ? [databaseUrl] : [])], { stdio: 'inherit' });
+  // The app logs every reply autocannon cuts off at the end of a phase (a client that disconnects
+  // cancels its reply); its stderr is kept and shown only if it fails to start.
+  const child = fork(fileURLToPath(import.meta.url), ['serve', engine, ...(databaseUrl ? [databaseUrl] : [])], { stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
   const cpuMicros = () =>
     new Promise<number>((resolve) => {
       child.once('message', (usage) => resolve((usage as NodeJS.CpuUsage).user + (usage as NodeJS.CpuUsage).system));
@@ -97,7 +101,7 @@ function start(engine: string, databaseUrl?: string): Promise<Child> {
     });
   return new Promise((resolve, reject) => {
     child.once('message', (ready) => resolve({ child, ready: ready as Ready, cpuMicros }));
-    child.once('exit', (code) => reject(new Error(`the ${engine} server exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`the ${engine} server exited with ${code}:\n${stderr}`)));
   });
 }
 

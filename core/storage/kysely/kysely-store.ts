@@ -19,6 +19,13 @@ import { precompile } from './precompiled-query.js';
 import { webhookDeliveryRepository, webhookRepository } from './webhook-repositories.js';
 import { avatarRepository } from './avatar-repository.js';
 
+/**
+ * How often an insert of one message is tried when others keep taking its place in the order
+ * (PostgreSQL): each round lets one of the racing inserts through, so this bounds the writers
+ * racing on one conversation, far above what replies and hand-offs produce.
+ */
+const SEQ_ATTEMPTS = 100;
+
 const P1 = '\u0000p1';
 const P2 = '\u0000p2';
 const P3 = '\u0000p3';
@@ -327,17 +334,22 @@ function messageRepository(db: Kysely<Database>, engine: { rowLocks: boolean; in
       .execute();
   return {
     async create(m) {
-      // `seq` is the conversation's highest plus one. SQLite runs one writer at a time; on
-      // PostgreSQL two processes storing a message in one conversation at once would both read
-      // the same highest, so a transaction-scoped advisory lock on the conversation serializes
-      // them (the insert, a statement of its own, then sees the other's committed row).
+      // `seq` is the conversation's highest plus one. SQLite runs one writer at a time. On
+      // PostgreSQL two processes storing a message in one conversation at once can read the same
+      // highest; the insert that loses the race breaks the unique (conversation, seq) index and is
+      // run again (each statement reads what was committed before it). Inside a transaction a
+      // savepoint keeps the failed insert from ending the whole transaction.
       if (!engine.rowLocks) return void (await insert(db, m));
-      const locked = async (trx: Kysely<Database>) => {
-        await sql`select pg_advisory_xact_lock(hashtextextended(${m.conversationId}, 0))`.execute(trx);
-        await insert(trx, m);
-      };
-      if (engine.inTransaction) await locked(db);
-      else await db.transaction().execute(locked);
+      for (let attempt = 1; ; attempt++) {
+        if (engine.inTransaction) await sql`savepoint message_seq`.execute(db);
+        try {
+          return void (await insert(db, m));
+        } catch (error) {
+          const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+          if (code !== '23505' || constraint !== 'messages_order' || attempt === SEQ_ATTEMPTS) throw error;
+          if (engine.inTransaction) await sql`rollback to savepoint message_seq`.execute(db);
+        }
+      }
     },
     async update(id, patch) {
       const row = {
