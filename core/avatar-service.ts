@@ -33,6 +33,9 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import type { WebhookSender } from './webhooks/webhook-dispatcher.js';
 import { WebhookPoster } from './webhooks/post-webhook.js';
 import { checkServiceOptions } from './config/check-service-options.js';
+import type { MessageBus, Subscription } from './ports/message-bus.js';
+import { LocalMessageBus } from './util/local-message-bus.js';
+import { randomUUID } from 'node:crypto';
 
 /** Webhook delivery settings (docs/webhooks.md). */
 export interface WebhookOptions {
@@ -73,6 +76,8 @@ export interface AvatarServiceOptions {
   /** Request counting; in-memory by default (one process), Redis-backed for several. */
   rateLimiter?: RateLimiter;
   connectionCounter?: ConnectionCounter;
+  /** Broadcasts between the processes of a deployment (key revocations; the server's WebSocket frames); in memory by default. */
+  bus?: MessageBus;
   webhooks?: WebhookOptions;
   /** Tells owners their webhook is failing; without one nobody is told. */
   mailer?: Mailer;
@@ -116,6 +121,10 @@ export interface AvatarService {
   /** Delivers webhook events; `drain()` sends everything due now. */
   readonly webhookDispatcher: WebhookDispatcher;
   readonly store: Store;
+  /** Broadcasts to every process of the deployment (this one included). */
+  readonly bus: MessageBus;
+  /** This process's id on the bus. */
+  readonly nodeId: string;
   /** The blob store as clients read it: a reply's whole MP3 is joined from its clips (`withJoinedReplyAudio`). */
   readonly blobs: BlobStore;
   readonly clock: Clock;
@@ -139,7 +148,9 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider, options.ttsFallback, (e) =>
     options.onFallback?.({ kind: 'speech', ...e }),
   );
-  const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
+  const bus = options.bus ?? new LocalMessageBus();
+  const nodeId = randomUUID();
+  const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret, bus, nodeId });
   const usage = new UsageService({ store, clock });
   const outbox = new WebhookOutbox({ clock, ids });
   const voices = new Set(avatarVoices().map((voice) => voice.id));
@@ -201,6 +212,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     }
   }
   let sweeper: ReturnType<typeof setInterval> | undefined;
+  let revocations: Subscription | undefined;
 
   return {
     accounts,
@@ -217,18 +229,23 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     webhooks,
     webhookDispatcher,
     store,
+    bus,
+    nodeId,
     blobs: withJoinedReplyAudio(blobs),
     clock,
     ids,
     async start() {
       await store.migrate();
       await conversations.recoverInterrupted();
+      revocations = accounts.listenForRemoteRevocations();
+      await revocations.ready;
       sweeper = setInterval(() => void conversations.endIdle(idleMs).catch(() => undefined), Math.min(idleMs, 60_000));
       sweeper.unref();
       webhookDispatcher.start();
     },
     async close() {
       if (sweeper) clearInterval(sweeper);
+      await revocations?.close().catch(() => undefined); // a bus already closed has nothing to stop
       await conversations.close();
       await webhookDispatcher.close();
       await options.mailer?.close();

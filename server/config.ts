@@ -34,6 +34,8 @@ export interface ServerConfig {
   dataDirSource: 'DATA_DIR' | 'default';
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** With Redis: how long a connection slot outlives its process's last heartbeat (`CONNECTION_LEASE_TTL`). */
+  connectionLeaseTtlMs: number;
   jwtSecret: string;
   apiStyle: ApiStyle;
   requireKeyForReads: boolean;
@@ -132,7 +134,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     dataDir,
     dataDirSource,
     databaseUrl,
-    redisUrl: url(env, 'REDIS_URL'),
+    redisUrl: redisUrl(env),
+    connectionLeaseTtlMs: duration(env, 'CONNECTION_LEASE_TTL', 30_000),
     jwtSecret: jwtSecret(env) ?? persistedSecret(dataDir),
     apiStyle,
     requireKeyForReads: boolean(env, 'REQUIRE_KEY_FOR_READS', false),
@@ -159,6 +162,12 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     mailFrom: mailFrom(env, publicUrl),
     moderationProvider: moderationProvider(env),
   });
+}
+
+function redisUrl(env: Env): string | undefined {
+  const value = url(env, 'REDIS_URL');
+  if (value !== undefined && !/^rediss?:\/\//.test(value)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  return value;
 }
 
 function moderationProvider(env: Env): 'openai' | undefined {

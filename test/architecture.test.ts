@@ -14,7 +14,7 @@ import { repoRoot } from './support/repo-root.js';
 const CORE_LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'clock.ts', 'ids.ts', 'text-limits.ts', 'util/', 'ports/', 'protocol/'],
   ['vendor-http/', 'audio/'],
-  ['storage/', 'blobs/', 'mail/', 'webhooks/', 'safety/', 'avatars/', 'personas/', 'usage/', 'access/'],
+  ['storage/', 'blobs/', 'mail/', 'webhooks/', 'safety/', 'avatars/', 'personas/', 'usage/', 'access/', 'redis/'],
   ['speech/'],
   ['providers/', 'config/'],
   ['conversations/'],

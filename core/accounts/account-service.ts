@@ -6,6 +6,7 @@ import { digestsEqual, generateApiKey, hashApiKey, looksLikeApiKey, modeOfApiKey
 import { signJwt, verifyJwt } from './jwt.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { Principal } from './principal.js';
+import type { MessageBus, Subscription } from '../ports/message-bus.js';
 
 export const Tiers = ['free', 'creator', 'pro', 'enterprise'] as const satisfies readonly Tier[];
 
@@ -19,7 +20,14 @@ export interface AccountServiceDeps {
   clock: Clock;
   ids: IdGenerator;
   jwtSecret: string;
+  /** Carries revocations to the other processes of the deployment. */
+  bus: MessageBus;
+  /** This process's id on the bus (its own broadcasts come back and are skipped). */
+  nodeId: string;
 }
+
+/** The bus channel of key revocations: `{from, accountId, keyId}` as JSON. */
+export const KEY_REVOKED_CHANNEL = 'keys.revoked';
 
 export interface CreateAccountInput {
   email: string;
@@ -153,7 +161,8 @@ export class AccountService {
 
   /**
    * Revokes a key of `accountId`; another account's key is "not found". Idempotent. Listeners
-   * of {@link onKeyRevoked} hear of it at once, so open connections made with the key can end.
+   * of {@link onKeyRevoked} hear of it at once, here and — through the message bus — in every
+   * other process of the deployment, so open connections made with the key end everywhere.
    */
   async revokeApiKey(accountId: string, keyId: string): Promise<ApiKeyRecord> {
     const { store, clock } = this.#deps;
@@ -162,11 +171,37 @@ export class AccountService {
     if (key.revokedAt !== null) return key;
     await store.apiKeys.revoke(key.id, clock.now());
     const revoked = (await store.apiKeys.findById(accountId, keyId))!;
-    for (const listener of this.#revocationListeners) listener(revoked);
+    this.#notifyRevoked(revoked);
+    const { bus, nodeId } = this.#deps;
+    // Without the broadcast (the bus is down) other processes still learn of it from the store
+    // when they next check a credential, and their open connections at their next periodic check.
+    await bus.publish(KEY_REVOKED_CHANNEL, JSON.stringify({ from: nodeId, accountId, keyId })).catch(() => undefined);
     return revoked;
   }
 
-  /** Observes key revocations made through this service (other processes learn of theirs from the store). */
+  /**
+   * Hears revocations made by the other processes of the deployment and tells this process's
+   * {@link onKeyRevoked} listeners; `close` the subscription to stop.
+   */
+  listenForRemoteRevocations(): Subscription {
+    const { bus, nodeId, store } = this.#deps;
+    return bus.subscribe(KEY_REVOKED_CHANNEL, (message) => {
+      const parsed = parseRevocation(message);
+      if (!parsed || parsed.from === nodeId) return;
+      void store.apiKeys.findById(parsed.accountId, parsed.keyId).then(
+        (key) => {
+          if (key && key.revokedAt !== null) this.#notifyRevoked(key);
+        },
+        () => undefined, // the periodic re-check of open connections still finds it
+      );
+    });
+  }
+
+  #notifyRevoked(key: ApiKeyRecord): void {
+    for (const listener of this.#revocationListeners) listener(key);
+  }
+
+  /** Observes key revocations, made here or (once {@link listenForRemoteRevocations} runs) by other processes. */
   onKeyRevoked(listener: (key: ApiKeyRecord) => void): () => void {
     this.#revocationListeners.add(listener);
     return () => this.#revocationListeners.delete(listener);
@@ -226,4 +261,14 @@ export function normalizeOrigin(value: string): string {
     throw new ValidationError('allowed_origins', `allowed_origins: '${value}' is not an origin like https://example.com`);
   }
   return url.origin;
+}
+
+function parseRevocation(message: string): { from: string; accountId: string; keyId: string } | undefined {
+  try {
+    const value = JSON.parse(message) as Record<string, unknown>;
+    const { from, accountId, keyId } = value;
+    return typeof from === 'string' && typeof accountId === 'string' && typeof keyId === 'string' ? { from, accountId, keyId } : undefined;
+  } catch {
+    return undefined;
+  }
 }
