@@ -24,8 +24,8 @@ export interface RedisScaleOut {
   readonly rateLimiter: RedisRateLimiter;
   readonly connectionCounter: RedisConnectionCounter;
   readonly bus: RedisMessageBus;
-  /** A new connection with the same settings (socket.io's Redis adapter needs a publisher and a subscriber). */
-  duplicate(): Redis;
+  /** A new connection with the same settings, connected (socket.io's Redis adapter needs a publisher and a subscriber). */
+  connection(): Promise<Redis>;
   /** Resolves when Redis answers PING (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** Gives back this process's connection leases and closes every connection opened here. */
@@ -43,8 +43,10 @@ export async function openRedis(options: RedisOptions): Promise<RedisScaleOut> {
   const { Redis } = await import('ioredis');
   const prefix = options.prefix ?? 'avatar-service:';
   // A command fails after one reconnection attempt instead of waiting in a queue: a request
-  // limited by an unreachable Redis gets an error quickly.
-  const settings = { lazyConnect: true, maxRetriesPerRequest: 1 } as const;
+  // limited by an unreachable Redis gets an error quickly. No ready check: during one, ioredis
+  // writes some commands (PUBLISH among them) at once while holding back those queued before,
+  // which would reorder a reply's events.
+  const settings = { lazyConnect: true, maxRetriesPerRequest: 1, enableReadyCheck: false } as const;
   const client = new Redis(options.url, settings);
   const opened: Redis[] = [client];
   const open = (redis: Redis) => {
@@ -70,9 +72,10 @@ export async function openRedis(options: RedisOptions): Promise<RedisScaleOut> {
     rateLimiter: new RedisRateLimiter(client, options.clock ?? systemClock, prefix),
     connectionCounter,
     bus: new RedisMessageBus(client, subscriber, prefix),
-    duplicate: () => {
+    async connection() {
       const copy = open(client.duplicate());
       copy.on('error', () => undefined);
+      await copy.connect();
       return copy;
     },
     async ping() {

@@ -10,5 +10,6 @@ export type SocketIoAdapter = Parameters<RealtimeServer['adapter']>[0] & object;
  */
 export async function socketIoRedisAdapter(redis: RedisScaleOut): Promise<SocketIoAdapter> {
   const { createAdapter } = await import('@socket.io/redis-adapter');
-  return createAdapter(redis.duplicate(), redis.duplicate()) as SocketIoAdapter;
+  const [publisher, subscriber] = await Promise.all([redis.connection(), redis.connection()]);
+  return createAdapter(publisher, subscriber) as SocketIoAdapter;
 }
