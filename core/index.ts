@@ -20,6 +20,8 @@ export type * from './ports/blob-store.js';
 export { isValidBlobKey } from './ports/blob-store.js';
 export { createSqliteStore } from './storage/sqlite/sqlite-store.js';
 export type { SqliteStoreSettings } from './storage/sqlite/sqlite-store.js';
+export { createPostgresStore, POSTGRES_DEFAULTS } from './storage/postgres/postgres-store.js';
+export type { PostgresStoreSettings } from './storage/postgres/postgres-store.js';
 export { KyselyStore } from './storage/kysely/kysely-store.js';
 export { FsBlobStore } from './blobs/fs-blob-store.js';
 

@@ -19,6 +19,8 @@ export const Limits = {
 export function checkText(field: string, value: string, max: number, allowEmpty = false): void {
   if (typeof value !== 'string') throw new ValidationError(field, `${field} must be a string`);
   if (!isWellFormedText(value)) throw new ValidationError(field, `${field} must be valid Unicode text (it contains a lone surrogate)`);
+  // PostgreSQL's text cannot hold U+0000, so no engine is given one (docs/api.md, Limits).
+  if (value.includes('\u0000')) throw new ValidationError(field, `${field} must not contain the NUL character (U+0000)`);
   if (!allowEmpty && value.trim() === '') throw new ValidationError(field, `${field} must not be empty`);
   const length = countCharacters(value);
   if (length > max) {

@@ -33,6 +33,10 @@ export interface ServerConfig {
   /** Where `dataDir` came from, for the line that tells the operator which folder is used. */
   dataDirSource: 'DATA_DIR' | 'default';
   databaseUrl: string;
+  /** PostgreSQL pool and timeouts (`DATABASE_POOL_MAX`, `DATABASE_STATEMENT_TIMEOUT`, `DATABASE_CONNECT_TIMEOUT`); SQLite ignores them. */
+  database: { poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
+  /** Folder of audio and custom avatar files (`BLOB_DIR`, default `DATA_DIR/audio`); several processes may share it. */
+  blobDir: string;
   redisUrl: string | undefined;
   /** With Redis: how long a connection slot outlives its process's last heartbeat (`CONNECTION_LEASE_TTL`). */
   connectionLeaseTtlMs: number;
@@ -134,6 +138,12 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     dataDir,
     dataDirSource,
     databaseUrl,
+    database: {
+      poolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
+      statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT === '0' ? 0 : duration(env, 'DATABASE_STATEMENT_TIMEOUT', 30_000),
+      connectTimeoutMs: duration(env, 'DATABASE_CONNECT_TIMEOUT', 10_000),
+    },
+    blobDir: env.BLOB_DIR ? resolve(env.BLOB_DIR) : join(dataDir, 'audio'),
     redisUrl: redisUrl(env),
     connectionLeaseTtlMs: duration(env, 'CONNECTION_LEASE_TTL', 30_000),
     jwtSecret: jwtSecret(env) ?? persistedSecret(dataDir),

@@ -8,6 +8,7 @@ import {
   createLocalProvider,
   createLocalSpeechProvider,
   createSqliteStore,
+  createPostgresStore,
   createOpenAICompatibleProvider,
   createOpenAIModeration,
   unknownIdProblem,
@@ -20,15 +21,15 @@ import type { ServerConfig } from './config.js';
 import { ConfigError } from './config.js';
 import { chatVendors, createVendor, isVendorConfigured, speechVendors } from './vendors.js';
 
-/** Opens the store named by DATABASE_URL. */
-export async function openStore(config: ServerConfig): Promise<Store> {
+/** Opens the store named by DATABASE_URL: `sqlite://<file>` or `postgres://…` (the `pg` driver is loaded only then). */
+export async function openStore(config: Pick<ServerConfig, 'databaseUrl' | 'database'>): Promise<Store> {
   const url = config.databaseUrl;
   if (url.startsWith('sqlite:')) {
     const filename = url.replace(/^sqlite:(\/\/)?/, '');
     if (!filename) throw new ConfigError('DATABASE_URL', 'sqlite:// needs a file path, e.g. sqlite:///var/lib/avatar-service/avatar.db');
     return createSqliteStore({ filename });
   }
-  throw new ConfigError('DATABASE_URL', 'this version stores data in SQLite only; use sqlite://<file> or leave it unset');
+  return createPostgresStore({ url, ...config.database });
 }
 
 const defined = <T extends object>(settings: T) =>
@@ -115,7 +116,7 @@ export async function createServiceFromConfig(config: ServerConfig, redis?: Redi
   return createAvatarService({
     ...(redis && { rateLimiter: redis.rateLimiter, connectionCounter: redis.connectionCounter, bus: redis.bus }),
     store,
-    blobs: new FsBlobStore(join(config.dataDir, 'audio')),
+    blobs: new FsBlobStore(config.blobDir),
     jwtSecret: config.jwtSecret,
     ...providers,
     onFallback: ({ kind, failed, next, error }) =>

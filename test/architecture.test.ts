@@ -106,6 +106,24 @@ describe('Architecture: imports run one way', () => {
     assert.deepEqual(upwardImports('server', SERVER_LAYERS), []);
   });
 
+  it("each storage engine's driver is loaded only by its own folder, and only on first use", () => {
+    // SQLite deployments never load `pg`, PostgreSQL ones never load `better-sqlite3`.
+    const drivers: Record<string, string> = { pg: 'core/storage/postgres/', 'better-sqlite3': 'core/storage/sqlite/' };
+    const wrong: string[] = [];
+    for (const file of sources('core')) {
+      const text = readFileSync(join(repoRoot, file), 'utf8');
+      for (const { specifier } of importsOf(file)) {
+        const folder = drivers[specifier];
+        if (folder === undefined) continue;
+        if (!file.startsWith(folder)) wrong.push(`${file} imports ${specifier}, which belongs to ${folder}`);
+        const quoted = `['"]${specifier}['"]`;
+        if (new RegExp(`^\\s*import\\s+(?!type\\b)[^'"\\n]*from\\s*${quoted}`, 'm').test(text)) wrong.push(`${file} imports ${specifier} statically`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+    assert.ok(importsOf('core/storage/postgres/postgres-store.ts').some((i) => i.specifier === 'pg'), 'the dynamic import of pg is seen');
+  });
+
   it('the rules catch what they forbid', () => {
     // A check that cannot fail proves nothing: a fake upward import must be reported.
     const layers = [['a/'], ['b/']];

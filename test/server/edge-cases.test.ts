@@ -56,6 +56,15 @@ describe('Edges found under attack', () => {
     assert.equal(stored.messages.length, 0);
   });
 
+  it('refuses the NUL character (no storage engine keeps it: PostgreSQL text cannot hold it)', async () => {
+    const id = await conversation();
+    const res = await t.request(`/v1/conversations/${id}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"content":"a \\u0000 b"}' });
+    assert.equal(res.status, 400);
+    assert.match(((await res.json()) as { error: { message: string } }).error.message, /content must not contain the NUL character/);
+    const stored = (await (await t.request(`/v1/conversations/${id}`)).json()) as { messages: unknown[] };
+    assert.equal(stored.messages.length, 0);
+  });
+
   it('says "must be a string" for content given as a number', async () => {
     const id = await conversation();
     const res = await t.request(`/v1/conversations/${id}/messages`, { method: 'POST', json: { content: 42 } });

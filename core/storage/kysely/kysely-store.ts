@@ -27,6 +27,12 @@ export interface KyselyStoreOptions {
   inTransaction?: boolean;
   /** The engine's own account of failing writes (a full disk), for {@link KyselyStore.problem}. */
   problem?: () => string | undefined;
+  /**
+   * The engine has row locks (`SELECT … FOR UPDATE SKIP LOCKED`, PostgreSQL): queue claims lock
+   * the rows they take and pass over rows another transaction holds. Without it (SQLite) the
+   * single writer already serializes claims.
+   */
+  rowLocks?: boolean;
 }
 
 /**
@@ -55,7 +61,7 @@ export class KyselyStore implements Store {
     this.usage = usageRepository(db);
     this.avatars = avatarRepository(db);
     this.webhooks = webhookRepository(db);
-    this.webhookDeliveries = webhookDeliveryRepository(db);
+    this.webhookDeliveries = webhookDeliveryRepository(db, { rowLocks: options.rowLocks ?? false });
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DeliveryPatch, WebhookDeliveryRepository, WebhookPatch, WebhookRepository } from '../../ports/store.js';
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from './database.js';
@@ -126,7 +127,7 @@ const LOG_COLUMNS = [
 
 const [P3, P4, P5, P6] = ['\u0000p3', '\u0000p4', '\u0000p5', '\u0000p6'];
 
-export function webhookDeliveryRepository(db: Kysely<Database>): WebhookDeliveryRepository {
+export function webhookDeliveryRepository(db: Kysely<Database>, engine: { rowLocks: boolean }): WebhookDeliveryRepository {
   // The write on the message path (an event for one webhook): compiled once, on first use.
   let enqueueOne: PrecompiledQuery<unknown> | undefined;
   return {
@@ -157,10 +158,14 @@ export function webhookDeliveryRepository(db: Kysely<Database>): WebhookDelivery
     },
     async relayOutbox(limit) {
       // Deleting first makes this transaction a writer from its first statement, so two processes
-      // relaying at once never take the same rows.
+      // relaying at once never take the same rows (SQLite: one writer at a time; PostgreSQL: the
+      // rows are locked as they are chosen, and rows another relay holds are passed over).
       const taken = await db
         .deleteFrom('webhook_outbox')
-        .where('seq', 'in', (eb) => eb.selectFrom('webhook_outbox').select('seq').orderBy('seq').limit(limit))
+        .where('seq', 'in', (eb) => {
+          const oldest = eb.selectFrom('webhook_outbox').select('seq').orderBy('seq').limit(limit);
+          return engine.rowLocks ? oldest.forUpdate().skipLocked() : oldest;
+        })
         .returningAll()
         .execute();
       if (taken.length === 0) return 0;
@@ -191,30 +196,47 @@ export function webhookDeliveryRepository(db: Kysely<Database>): WebhookDelivery
     async claimDue({ now, lockedUntil, limit, perWebhook, skipWebhooks }) {
       // Each live webhook's first `perWebhook` due deliveries (one index probe per webhook, however
       // long anyone's backlog), oldest first across webhooks, so a receiver with a long backlog
-      // cannot take every slot. One UPDATE … RETURNING makes the claim atomic: concurrent
-      // dispatchers (processes) never claim one delivery twice.
-      let candidates = db
-        .selectFrom('webhooks as w')
-        .innerJoin('webhook_deliveries as d', (join) =>
-          join.on('d.id', 'in', (eb) =>
-            eb
-              .selectFrom('webhook_deliveries as x')
-              .select('x.id')
-              .whereRef('x.webhook_id', '=', 'w.id')
-              .where('x.status', '=', 'pending')
-              .where('x.next_attempt_at', '<=', now)
-              .where((e) => e.or([e('x.locked_until', 'is', null), e('x.locked_until', '<=', now)]))
-              .orderBy('x.next_attempt_at')
-              .limit(perWebhook),
-          ),
-        )
-        .select('d.id')
-        .where('w.status', '!=', 'disabled');
-      if (skipWebhooks.length > 0) candidates = candidates.where('w.id', 'not in', skipWebhooks);
+      // cannot take every slot. One UPDATE … RETURNING makes the claim atomic.
+      const due = () =>
+        db
+          .selectFrom('webhook_deliveries as x')
+          .where('x.webhook_id', '=', sql.ref<string>('w.id'))
+          .where('x.status', '=', 'pending')
+          .where('x.next_attempt_at', '<=', now)
+          .where((e) => e.or([e('x.locked_until', 'is', null), e('x.locked_until', '<=', now)]))
+          .orderBy('x.next_attempt_at')
+          .limit(perWebhook);
+      let chosen;
+      if (engine.rowLocks) {
+        // PostgreSQL runs concurrent claims at once. Each webhook's rows are locked as they are
+        // chosen, passing over rows another dispatcher holds (`FOR UPDATE SKIP LOCKED`), so the
+        // limit fills with the next due rows; a row claimed and committed meanwhile is checked
+        // again on its newest version and dropped. LATERAL: one index probe per webhook.
+        let candidates = db
+          .selectFrom('webhooks as w')
+          .innerJoinLateral(
+            () => due().select(['x.id', 'x.next_attempt_at']).forUpdate().skipLocked().as('d'),
+            (join) => join.onTrue(),
+          )
+          .select('d.id')
+          .where('w.status', '!=', 'disabled');
+        if (skipWebhooks.length > 0) candidates = candidates.where('w.id', 'not in', skipWebhooks);
+        chosen = candidates.orderBy('d.next_attempt_at').limit(limit);
+      } else {
+        // SQLite runs one writer at a time, so concurrent dispatchers (processes) never claim one
+        // delivery twice.
+        let candidates = db
+          .selectFrom('webhooks as w')
+          .innerJoin('webhook_deliveries as d', (join) => join.on('d.id', 'in', () => due().select('x.id')))
+          .select('d.id')
+          .where('w.status', '!=', 'disabled');
+        if (skipWebhooks.length > 0) candidates = candidates.where('w.id', 'not in', skipWebhooks);
+        chosen = candidates.orderBy('d.next_attempt_at').limit(limit);
+      }
       const claimed = await db
         .updateTable('webhook_deliveries')
         .set({ locked_until: lockedUntil })
-        .where('id', 'in', candidates.orderBy('d.next_attempt_at').limit(limit))
+        .where('id', 'in', chosen)
         .returningAll()
         .execute();
       if (claimed.length === 0) return [];

@@ -223,7 +223,7 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
     it('keeps unicode content intact', async () => {
       const conversation = newConversation(account);
       await store.conversations.create(conversation);
-      const message = newMessage(conversation.id, 1, 'こんにちは 👋🏽 — "quoted" \u0000 end');
+      const message = newMessage(conversation.id, 1, 'こんにちは 👋🏽 — "quoted" \\ \'single\' \t\n end');
       await store.messages.create(message);
       assert.equal((await store.messages.listByConversation(conversation.id))[0]?.content, message.content);
     });

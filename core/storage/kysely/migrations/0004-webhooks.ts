@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { isPostgres } from './engine.js';
 
 /**
  * Webhooks and their transactional outbox (docs/webhooks.md): an outbox row per event and
@@ -27,10 +28,11 @@ export const webhooks: Migration = {
     // The outbox: what a change writes in its own transaction, one row per event and subscribed
     // webhook with the exact bytes every attempt sends. No secondary index, so storing an event
     // costs one B-tree page; the dispatcher moves rows to webhook_deliveries in batches.
-    // (`seq` is SQLite's rowid; PostgreSQL will need an identity column here.)
+    // `seq` numbers rows in insertion order: SQLite's rowid (an `integer primary key`), an
+    // identity column on PostgreSQL.
     await db.schema
       .createTable('webhook_outbox')
-      .addColumn('seq', 'integer', (c) => c.primaryKey())
+      .addColumn('seq', isPostgres(db) ? 'bigint' : 'integer', (c) => (isPostgres(db) ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey()))
       .addColumn('delivery_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('webhook_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('event_id', 'varchar(64)', (c) => c.notNull())
