@@ -2,6 +2,9 @@ import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { BlobStore } from './ports/blob-store.js';
 import type { Store } from './ports/store.js';
+import { ConversationVersions, trackConversationWrites } from './storage/conversation-versions.js';
+import { ApiKeyCache } from './access/api-key-cache.js';
+import type { ApiKeyCacheOptions } from './access/api-key-cache.js';
 import type { AIProvider } from './providers/chat-model.js';
 import type { SpeechProvider } from './speech/speech-provider.js';
 import { AccountService } from './accounts/account-service.js';
@@ -84,6 +87,12 @@ export interface AvatarServiceOptions {
   avatarMaxBytes?: number;
   /** Requests per minute of one anonymous client address on public reads (default 120). */
   anonymousRequestsPerMinute?: number;
+  /**
+   * The principal cache (API keys and the keys behind sessions; core/access/api-key-cache.ts):
+   * its size and time to live — the bound on how late a revocation made by another process is
+   * seen. `false`: every authentication reads the store. Default: 10 000 keys, 5 s.
+   */
+  keyCache?: false | ApiKeyCacheOptions;
   clock?: Clock;
   ids?: IdGenerator;
 }
@@ -115,7 +124,15 @@ export interface AvatarService {
   readonly webhooks: WebhookService;
   /** Delivers webhook events; `drain()` sends everything due now. */
   readonly webhookDispatcher: WebhookDispatcher;
+  /**
+   * The store the service uses: the one given, with every write to a conversation or its
+   * messages reported to {@link conversationVersions}.
+   */
   readonly store: Store;
+  /** A version per conversation, changed by every write to it or its messages: what caches of conversation reads are keyed by. */
+  readonly conversationVersions: ConversationVersions;
+  /** The principal cache, when on; `invalidate` it with news of revocations from other processes. */
+  readonly keyCache: ApiKeyCache | undefined;
   /** The blob store as clients read it: a reply's whole MP3 is joined from its clips (`withJoinedReplyAudio`). */
   readonly blobs: BlobStore;
   readonly clock: Clock;
@@ -131,7 +148,10 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   checkServiceOptions(options);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? createIdGenerator(clock);
-  const { store, blobs } = options;
+  const { blobs } = options;
+  const conversationVersions = new ConversationVersions();
+  const store = trackConversationWrites(options.store, conversationVersions);
+  const keyCache = options.keyCache === false ? undefined : new ApiKeyCache({ ...options.keyCache, now: options.keyCache?.now ?? (() => clock.now()) });
   const personas = new PersonaCatalog();
   const providers = new ProviderRegistry(options.aiProviders, options.defaultAiProvider, options.aiFallback, (e) =>
     options.onFallback?.({ kind: 'ai', failed: e.failed.provider, next: e.next.provider, error: e.error }),
@@ -139,7 +159,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider, options.ttsFallback, (e) =>
     options.onFallback?.({ kind: 'speech', ...e }),
   );
-  const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
+  const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret, ...(keyCache && { keyCache }) });
   const usage = new UsageService({ store, clock });
   const outbox = new WebhookOutbox({ clock, ids });
   const voices = new Set(avatarVoices().map((voice) => voice.id));
@@ -182,7 +202,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     moderation: options.moderation,
     onBackgroundError: (error) => options.onBackgroundError?.('The moderation check failed; the message was checked by the word lists only', error),
   });
-  const sessions = new SessionService({ conversations, store, secret: options.jwtSecret, clock });
+  const sessions = new SessionService({ conversations, store, secret: options.jwtSecret, clock, ...(keyCache && { keyCache }) });
   const limits = new AccessLimits({
     store,
     clock,
@@ -217,6 +237,8 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     webhooks,
     webhookDispatcher,
     store,
+    conversationVersions,
+    keyCache,
     blobs: withJoinedReplyAudio(blobs),
     clock,
     ids,

@@ -6,6 +6,7 @@ import { digestsEqual, generateApiKey, hashApiKey, looksLikeApiKey, modeOfApiKey
 import { signJwt, verifyJwt } from './jwt.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { Principal } from './principal.js';
+import type { ApiKeyCache } from '../access/api-key-cache.js';
 
 export const Tiers = ['free', 'creator', 'pro', 'enterprise'] as const satisfies readonly Tier[];
 
@@ -19,6 +20,8 @@ export interface AccountServiceDeps {
   clock: Clock;
   ids: IdGenerator;
   jwtSecret: string;
+  /** The principal cache; without one every authentication reads the store. */
+  keyCache?: ApiKeyCache;
 }
 
 export interface CreateAccountInput {
@@ -161,15 +164,25 @@ export class AccountService {
     if (!key) throw new NotFoundError('API key', keyId);
     if (key.revokedAt !== null) return key;
     await store.apiKeys.revoke(key.id, clock.now());
+    this.#deps.keyCache?.invalidate(key.id);
     const revoked = (await store.apiKeys.findById(accountId, keyId))!;
     for (const listener of this.#revocationListeners) listener(revoked);
     return revoked;
   }
 
-  /** Observes key revocations made through this service (other processes learn of theirs from the store). */
+  /**
+   * Observes key revocations made through this service (other processes learn of theirs from the
+   * store, within the principal cache's time to live — or at once, when a subscriber of these
+   * events in this process calls {@link forgetApiKey} in the others).
+   */
   onKeyRevoked(listener: (key: ApiKeyRecord) => void): () => void {
     this.#revocationListeners.add(listener);
     return () => this.#revocationListeners.delete(listener);
+  }
+
+  /** Drops a key from the principal cache, e.g. on news of its revocation by another process. */
+  forgetApiKey(keyId: string): void {
+    this.#deps.keyCache?.invalidate(keyId);
   }
 
   /**
@@ -180,14 +193,21 @@ export class AccountService {
   async authenticateApiKey(value: string): Promise<Principal & { type: 'api_key' }> {
     if (!looksLikeApiKey(value)) throw new UnauthorizedError('Malformed API key: expected svc_live_… or svc_test_…');
     const hash = hashApiKey(value);
-    const { store, clock } = this.#deps;
-    const key = await store.apiKeys.findByHash(hash);
+    const { store, clock, keyCache } = this.#deps;
+    let key = keyCache?.byHash(hash);
+    if (!key) {
+      key = await store.apiKeys.findByHash(hash);
+      if (key) keyCache?.remember(key);
+    }
     if (!key || !digestsEqual(key.hash, hash) || key.mode !== modeOfApiKey(value)) {
       throw new UnauthorizedError('Unknown API key');
     }
     if (key.revokedAt !== null) throw new UnauthorizedError('This API key has been revoked');
     const now = clock.now();
-    if (key.lastUsedAt === null || now - key.lastUsedAt > TOUCH_INTERVAL_MS) await store.apiKeys.touch(key.id, now);
+    if (key.lastUsedAt === null || now - key.lastUsedAt > TOUCH_INTERVAL_MS) {
+      await store.apiKeys.touch(key.id, now);
+      keyCache?.remember({ ...key, lastUsedAt: now });
+    }
     return { type: 'api_key', owner: { accountId: key.accountId, mode: key.mode }, keyId: key.id, allowedOrigins: key.allowedOrigins };
   }
 
