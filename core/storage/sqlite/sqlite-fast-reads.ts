@@ -94,11 +94,22 @@ export class SqliteStore implements Store {
     const settledOf = prepare(`select ${MESSAGE_COLUMNS} from messages where conversation_id = ? and status != 'streaming' order by seq`);
     const recentOf = prepare(`select ${MESSAGE_COLUMNS} from messages where conversation_id = ? order by seq desc limit ?`);
     const find = (owner: Owner, id: string) => rowOf(conversationByOwner.get(id, owner.accountId, owner.mode), toConversation);
-    // One read transaction for both statements: one lock, one consistent snapshot.
-    const findWithMessages = database.transaction((owner: Owner, id: string) => {
-      const conversation = find(owner, id);
-      return conversation && { conversation, messages: (settledOf.all(id) as unknown[][]).map(toMessage) };
-    });
+    // One read transaction for both statements: one lock, one consistent snapshot. Its own
+    // prepared BEGIN / COMMIT: better-sqlite3's `transaction()` wrapper costs more than both.
+    let begin: Database.Statement | undefined;
+    let commit: Database.Statement | undefined;
+    const findWithMessages = (owner: Owner, id: string) => {
+      (begin ??= database.prepare('begin')).run();
+      try {
+        const conversation = find(owner, id);
+        const found = conversation && { conversation, messages: (settledOf.all(id) as unknown[][]).map(toMessage) };
+        (commit ??= database.prepare('commit')).run();
+        return found;
+      } catch (error) {
+        if (database.inTransaction) database.prepare('rollback').run();
+        throw error;
+      }
+    };
     const conversations = generic.conversations;
     this.conversations = {
       ...conversations,
