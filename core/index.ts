@@ -23,6 +23,10 @@ export type { SqliteStoreSettings } from './storage/sqlite/sqlite-store.js';
 export { createPostgresStore, POSTGRES_DEFAULTS } from './storage/postgres/postgres-store.js';
 export type { PostgresStoreSettings } from './storage/postgres/postgres-store.js';
 export { KyselyStore } from './storage/kysely/kysely-store.js';
+export { ConversationVersions, trackConversationWrites } from './storage/conversation-versions.js';
+export { ApiKeyCache } from './access/api-key-cache.js';
+export type { ApiKeyCacheOptions } from './access/api-key-cache.js';
+export { LruCache } from './util/lru-cache.js';
 export { FsBlobStore } from './blobs/fs-blob-store.js';
 
 export { AccountService, Tiers } from './accounts/account-service.js';

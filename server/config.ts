@@ -43,6 +43,13 @@ export interface ServerConfig {
   jwtSecret: string;
   apiStyle: ApiStyle;
   requireKeyForReads: boolean;
+  /**
+   * The in-process read caches (`READ_CACHES`, default on): API keys (the principal cache) and
+   * conversation reads; `readCacheTtlMs` (`READ_CACHE_TTL`, default 5s) bounds how late they see
+   * what another process changed (README, Caches).
+   */
+  readCaches: boolean;
+  readCacheTtlMs: number;
   production: boolean;
   devBootstrap: boolean;
   /** One line per request on stdout when serving (`ACCESS_LOG`, default on). */
@@ -149,6 +156,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     jwtSecret: jwtSecret(env) ?? persistedSecret(dataDir),
     apiStyle,
     requireKeyForReads: boolean(env, 'REQUIRE_KEY_FOR_READS', false),
+    readCaches: boolean(env, 'READ_CACHES', true),
+    readCacheTtlMs: duration(env, 'READ_CACHE_TTL', 5_000),
     production,
     devBootstrap: boolean(env, 'DEV_BOOTSTRAP', !production),
     accessLog: boolean(env, 'ACCESS_LOG', true),

@@ -123,6 +123,7 @@ export async function createServiceFromConfig(config: ServerConfig, redis?: Redi
       console.warn(`${kind} provider '${failed}' failed (${error instanceof Error ? error.message : String(error)}); '${next}' takes over`),
     conversationIdleTimeoutMs: config.conversationIdleTimeoutMs,
     avatarMaxBytes: config.avatarMaxBytes,
+    keyCache: config.readCaches && { ttlMs: config.readCacheTtlMs },
     ids: idsFor(config),
     ...webhookOptionsFor(config),
     ...moderationOptionsFor(config),

@@ -7,6 +7,7 @@ import { signJwt, verifyJwt } from './jwt.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { Principal } from './principal.js';
 import type { MessageBus, Subscription } from '../ports/message-bus.js';
+import type { ApiKeyCache } from '../access/api-key-cache.js';
 
 export const Tiers = ['free', 'creator', 'pro', 'enterprise'] as const satisfies readonly Tier[];
 
@@ -24,6 +25,8 @@ export interface AccountServiceDeps {
   bus: MessageBus;
   /** This process's id on the bus (its own broadcasts come back and are skipped). */
   nodeId: string;
+  /** The principal cache; without one every authentication reads the store. */
+  keyCache?: ApiKeyCache;
 }
 
 /** The bus channel of key revocations: `{from, accountId, keyId}` as JSON. */
@@ -170,6 +173,7 @@ export class AccountService {
     if (!key) throw new NotFoundError('API key', keyId);
     if (key.revokedAt !== null) return key;
     await store.apiKeys.revoke(key.id, clock.now());
+    this.#deps.keyCache?.invalidate(key.id);
     const revoked = (await store.apiKeys.findById(accountId, keyId))!;
     this.#notifyRevoked(revoked);
     const { bus, nodeId } = this.#deps;
@@ -188,6 +192,8 @@ export class AccountService {
     return bus.subscribe(KEY_REVOKED_CHANNEL, (message) => {
       const parsed = parseRevocation(message);
       if (!parsed || parsed.from === nodeId) return;
+      // The principal cache forgets it first: the next request with the key reads the store.
+      this.forgetApiKey(parsed.keyId);
       void store.apiKeys.findById(parsed.accountId, parsed.keyId).then(
         (key) => {
           if (key && key.revokedAt !== null) this.#notifyRevoked(key);
@@ -207,6 +213,11 @@ export class AccountService {
     return () => this.#revocationListeners.delete(listener);
   }
 
+  /** Drops a key from the principal cache, e.g. on news of its revocation by another process. */
+  forgetApiKey(keyId: string): void {
+    this.#deps.keyCache?.invalidate(keyId);
+  }
+
   /**
    * Resolves an API key value to its principal. The lookup is by SHA-256 digest (an attacker
    * cannot steer a digest's prefix, so index timing reveals nothing), and the digests are then
@@ -215,14 +226,21 @@ export class AccountService {
   async authenticateApiKey(value: string): Promise<Principal & { type: 'api_key' }> {
     if (!looksLikeApiKey(value)) throw new UnauthorizedError('Malformed API key: expected svc_live_… or svc_test_…');
     const hash = hashApiKey(value);
-    const { store, clock } = this.#deps;
-    const key = await store.apiKeys.findByHash(hash);
+    const { store, clock, keyCache } = this.#deps;
+    let key = keyCache?.byHash(hash);
+    if (!key) {
+      key = await store.apiKeys.findByHash(hash);
+      if (key) keyCache?.remember(key);
+    }
     if (!key || !digestsEqual(key.hash, hash) || key.mode !== modeOfApiKey(value)) {
       throw new UnauthorizedError('Unknown API key');
     }
     if (key.revokedAt !== null) throw new UnauthorizedError('This API key has been revoked');
     const now = clock.now();
-    if (key.lastUsedAt === null || now - key.lastUsedAt > TOUCH_INTERVAL_MS) await store.apiKeys.touch(key.id, now);
+    if (key.lastUsedAt === null || now - key.lastUsedAt > TOUCH_INTERVAL_MS) {
+      await store.apiKeys.touch(key.id, now);
+      keyCache?.remember({ ...key, lastUsedAt: now });
+    }
     return { type: 'api_key', owner: { accountId: key.accountId, mode: key.mode }, keyId: key.id, allowedOrigins: key.allowedOrigins };
   }
 

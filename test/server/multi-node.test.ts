@@ -88,6 +88,8 @@ describe('two nodes sharing PostgreSQL and Redis', () => {
       ACCESS_LOG: 'false',
       // Short leases, so a killed node's connection slots come free within the test.
       CONNECTION_LEASE_TTL: '1s',
+      // Read caches trusted for an hour: what one node changes reaches the other's caches by broadcast alone.
+      READ_CACHE_TTL: '1h',
       LOCAL_SPEECH_WORKERS: '1',
       DEFAULT_AI_PROVIDER: 'local',
       OPENAI_API_KEY: 'sk-test',
@@ -158,6 +160,7 @@ describe('two nodes sharing PostgreSQL and Redis', () => {
     const id = await conversation(a);
     const io = await joined(a, id);
     const ws = await webSocket(a, id);
+    assert.equal((await request(a, `/v1/conversations/${id}`)).status, 200); // now in node A's read cache
     const res = await request(b, `/v1/conversations/${id}/messages`, { method: 'POST', json: { content: 'hello from the other node' } });
     assert.equal(res.status, 200, await res.clone().text());
     const reply = (await res.json()) as { id: string; content: string };
@@ -170,6 +173,9 @@ describe('two nodes sharing PostgreSQL and Redis', () => {
         ['thinking', 'talking', 'idle'],
       );
     }
+    // Node A's cached read of the conversation gave way to node B's writes.
+    const read = (await (await request(a, `/v1/conversations/${id}`)).json()) as { messages: { id: string }[] };
+    assert.ok(read.messages.some((message) => message.id === reply.id), 'node A serves the reply node B stored');
     // And the other way round: a reply started by a socket on A reaches a WebSocket on B.
     const onB = await webSocket(b, id);
     const ack = await io.client.timeout(5000).emitWithAck('message', { content: 'and back' });

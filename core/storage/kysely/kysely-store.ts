@@ -1,4 +1,4 @@
-import { Migrator, sql } from 'kysely';
+import { CompiledQuery, Migrator, sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type {
   AccountRepository,
@@ -18,6 +18,8 @@ import { precompile } from './precompiled-query.js';
 import { webhookDeliveryRepository, webhookRepository } from './webhook-repositories.js';
 import { avatarRepository } from './avatar-repository.js';
 
+/** The liveness probe of {@link KyselyStore.problem}, compiled once. */
+const PING = CompiledQuery.raw('select 1');
 const P1 = '\u0000p1';
 const P2 = '\u0000p2';
 const P3 = '\u0000p3';
@@ -56,8 +58,8 @@ export class KyselyStore implements Store {
     this.#options = options;
     this.accounts = accountRepository(db);
     this.apiKeys = apiKeyRepository(db);
-    this.conversations = conversationRepository(db);
     this.messages = messageRepository(db);
+    this.conversations = conversationRepository(db, this.messages);
     this.usage = usageRepository(db);
     this.avatars = avatarRepository(db);
     this.webhooks = webhookRepository(db);
@@ -82,7 +84,7 @@ export class KyselyStore implements Store {
 
   async problem(): Promise<string | undefined> {
     try {
-      await sql`select 1`.execute(this.#db);
+      await this.#db.executeQuery(PING);
     } catch (error) {
       return `the database does not answer: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -184,7 +186,7 @@ function apiKeyRepository(db: Kysely<Database>): ApiKeyRepository {
   };
 }
 
-function conversationRepository(db: Kysely<Database>): ConversationRepository {
+function conversationRepository(db: Kysely<Database>, messages: MessageRepository): ConversationRepository {
   const byOwner = precompile(
     db.selectFrom('conversations').selectAll().where('id', '=', P1).where('account_id', '=', P2).where('mode', '=', P3),
     [P1, P2, P3],
@@ -220,6 +222,13 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
     async find(owner, id) {
       const [row] = (await byOwner.execute(db as Kysely<never>, [id, owner.accountId, owner.mode])).rows;
       return row && toConversation(row);
+    },
+    async findWithMessages(owner, id) {
+      const [row] = (await byOwner.execute(db as Kysely<never>, [id, owner.accountId, owner.mode])).rows;
+      if (!row) return undefined;
+      const conversation = toConversation(row);
+      const all = await messages.listByConversation(id);
+      return { conversation, messages: all.filter((message) => message.status !== 'streaming') };
     },
     async findById(id) {
       const row = await db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,16 +1,17 @@
 // Two services over one database (two processes of a deployment) sharing a message bus: a key
-// revoked through one is heard by the other's revocation listeners.
+// revoked through one is heard by the other's revocation listeners and dropped from its principal
+// cache; a conversation written through one is new to the other's read caches.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TestContext } from 'node:test';
-import type { ApiKeyRecord, AvatarService, MessageBus } from '../../../core/index.js';
-import { FsBlobStore, LocalMessageBus, createAvatarService, createLocalProvider, createSqliteStore, openRedis } from '../../../core/index.js';
-import { startRedis } from '../../support/redis-engine.js';
-import type { RedisEngine } from '../../support/redis-engine.js';
-import { until } from '../../support/processes.js';
+import type { ApiKeyRecord, AvatarService, MessageBus } from '../../core/index.js';
+import { FsBlobStore, LocalMessageBus, createAvatarService, createLocalProvider, createSqliteStore, openRedis } from '../../core/index.js';
+import { startRedis } from '../support/redis-engine.js';
+import type { RedisEngine } from '../support/redis-engine.js';
+import { until } from '../support/processes.js';
 
 let engine: RedisEngine;
 before(async () => {
@@ -56,6 +57,8 @@ for (const [name, buses] of [
       const [a, b] = await twoNodes(t, await buses(t));
       const account = await a.accounts.createAccount({ email: 'x@example.com', password: 'password-123' });
       const issued = await a.accounts.createApiKey(account.id, { name: 'k', mode: 'test' });
+      // Node b has the key in its principal cache.
+      await b.accounts.authenticateApiKey(issued.key);
       const heard: Record<'a' | 'b', ApiKeyRecord[]> = { a: [], b: [] };
       a.accounts.onKeyRevoked((key) => heard.a.push(key));
       b.accounts.onKeyRevoked((key) => heard.b.push(key));
@@ -75,6 +78,18 @@ for (const [name, buses] of [
       await until(() => marked, 'the marker');
       await marker.close();
       assert.deepEqual([heard.a.length, heard.b.length], [1, 1]);
+    });
+
+    it('a conversation written through one process gets a new version in the other’s read caches', async (t) => {
+      const [a, b] = await twoNodes(t, await buses(t));
+      const account = await a.accounts.createAccount({ email: 'y@example.com', password: 'password-123' });
+      const owner = { accountId: account.id, mode: 'test' as const };
+      const conversation = await a.conversations.create(owner, { avatarId: 'luna-001' });
+      const before = b.conversationVersions.of(conversation.id);
+      const other = b.conversationVersions.of('conv_other');
+      await a.conversations.end(owner, conversation.id);
+      await until(() => b.conversationVersions.of(conversation.id) !== before, 'node b to see the change');
+      assert.equal(b.conversationVersions.of('conv_other'), other, 'other conversations keep their version');
     });
   });
 }
