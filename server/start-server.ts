@@ -29,7 +29,16 @@ export interface RunningServer {
  */
 export async function startServer(config: ServerConfig, service?: AvatarService, scaleOut?: RedisScaleOut): Promise<RunningServer> {
   const redis = service ? scaleOut : await openScaleOut(config);
-  const svc = service ?? (await createServiceFromConfig(config, redis));
+  try {
+    return await serve(config, service ?? (await createServiceFromConfig(config, redis)), redis);
+  } catch (error) {
+    // Open connections (Redis, a database pool) would keep a failed process alive.
+    await redis?.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function serve(config: ServerConfig, svc: AvatarService, redis: RedisScaleOut | undefined): Promise<RunningServer> {
   await svc.start();
   const bootstrap = config.devBootstrap ? await devBootstrap(svc) : undefined;
   const server = createServer();
