@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { ConnectionCounter, ConnectionLease } from '../access/connection-counter.js';
 import type { LuaScript } from './lua.js';
 import { luaScript } from './lua.js';
+import { orUnavailable } from './redis-unavailable.js';
 
 /** Redis's own clock in milliseconds, so every process judges expiry by one clock. */
 const NOW = `local t = redis.call('TIME')
@@ -71,7 +72,8 @@ export class RedisConnectionCounter implements ConnectionCounter {
   async acquire(key: string, max: number): Promise<ConnectionLease | undefined> {
     const setKey = this.#key(key);
     const member = `${this.#options.nodeId}:${++this.#next}`;
-    if ((await this.#acquire([setKey], [max, member, this.#options.leaseTtlMs])) !== 1) return undefined;
+    const taken = await orUnavailable('Connection counting', () => this.#acquire([setKey], [max, member, this.#options.leaseTtlMs]));
+    if (taken !== 1) return undefined;
     this.#held.set(member, setKey);
     let released = false;
     return {
@@ -86,7 +88,7 @@ export class RedisConnectionCounter implements ConnectionCounter {
   }
 
   async count(key: string): Promise<number> {
-    return Number(await this.#count([this.#key(key)], []));
+    return Number(await orUnavailable('Connection counting', () => this.#count([this.#key(key)], [])));
   }
 
   /** Refreshes every lease this process holds (run every third of the lease time). */

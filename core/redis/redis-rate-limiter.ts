@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { RateDecision, RateLimiter, RateRule } from '../access/rate-limiter.js';
 import type { LuaScript } from './lua.js';
 import { luaScript } from './lua.js';
+import { orUnavailable } from './redis-unavailable.js';
 
 /**
  * Counts one request of a fixed window, atomically: below the limit the count goes up (the
@@ -43,7 +44,7 @@ export class RedisRateLimiter implements RateLimiter {
     const start = now - (now % rule.windowMs);
     const end = start + rule.windowMs;
     const windowKey = `${this.#prefix}rate:${rule.windowMs}:${start}:${key}`;
-    const [allowed, count] = (await this.#consume([windowKey], [rule.limit, end - now + EXPIRY_MARGIN_MS])) as [number, number];
+    const [allowed, count] = (await orUnavailable('Rate limiting', () => this.#consume([windowKey], [rule.limit, end - now + EXPIRY_MARGIN_MS]))) as [number, number];
     return { allowed: allowed === 1, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetMs: end - now };
   }
 }

@@ -155,6 +155,28 @@ describe('RedisMessageBus', () => {
   });
 });
 
+describe('an unreachable Redis', () => {
+  it('refuses rate-limited requests and connections with 503 unavailable and a retry delay, never lets them through', async () => {
+    const own = await startRedis();
+    const node = await openRedis({ url: own.url });
+    try {
+      await node.rateLimiter.consume('k', { limit: 5, windowMs: MINUTE });
+      await own.stop();
+      for (const attempt of [() => node.rateLimiter.consume('k', { limit: 5, windowMs: MINUTE }), () => node.connectionCounter.acquire('c', 5)]) {
+        await assert.rejects(attempt(), (error: { code?: string; status?: number; retryAfterS?: number }) => {
+          assert.equal(error.code, 'unavailable');
+          assert.equal(error.status, 503);
+          assert.ok((error.retryAfterS ?? 0) > 0);
+          return true;
+        });
+      }
+    } finally {
+      await node.close();
+      await own.stop();
+    }
+  });
+});
+
 describe('openRedis', () => {
   it('answers ping, and refuses to start on a Redis that does not answer, naming the address', async (t) => {
     const [node] = await deployment(t, 1);
