@@ -2,6 +2,9 @@ import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { BlobStore } from './ports/blob-store.js';
 import type { Store } from './ports/store.js';
+import { ConversationVersions, trackConversationWrites } from './storage/conversation-versions.js';
+import { ApiKeyCache } from './access/api-key-cache.js';
+import type { ApiKeyCacheOptions } from './access/api-key-cache.js';
 import type { AIProvider } from './providers/chat-model.js';
 import type { SpeechProvider } from './speech/speech-provider.js';
 import { AccountService } from './accounts/account-service.js';
@@ -33,6 +36,9 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import type { WebhookSender } from './webhooks/webhook-dispatcher.js';
 import { WebhookPoster } from './webhooks/post-webhook.js';
 import { checkServiceOptions } from './config/check-service-options.js';
+import type { MessageBus, Subscription } from './ports/message-bus.js';
+import { LocalMessageBus } from './util/local-message-bus.js';
+import { randomUUID } from 'node:crypto';
 
 /** Webhook delivery settings (docs/webhooks.md). */
 export interface WebhookOptions {
@@ -49,6 +55,9 @@ export interface WebhookOptions {
   /** How often due retries are looked for. Default 1 s. */
   pollIntervalMs?: number;
 }
+
+/** The bus channel of conversation writes: `<node id>\n<conversation id, or empty for any>`. */
+export const CONVERSATIONS_CHANGED_CHANNEL = 'conversations.changed';
 
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE: readonly number[] = Object.freeze([5_000, 30_000, 300_000, 3_600_000]);
 
@@ -73,6 +82,11 @@ export interface AvatarServiceOptions {
   /** Request counting; in-memory by default (one process), Redis-backed for several. */
   rateLimiter?: RateLimiter;
   connectionCounter?: ConnectionCounter;
+  /**
+   * Broadcasts between the processes of a deployment (key revocations, conversation changes for
+   * the read caches, the server's WebSocket frames); in memory by default.
+   */
+  bus?: MessageBus;
   webhooks?: WebhookOptions;
   /** Tells owners their webhook is failing; without one nobody is told. */
   mailer?: Mailer;
@@ -84,6 +98,12 @@ export interface AvatarServiceOptions {
   avatarMaxBytes?: number;
   /** Requests per minute of one anonymous client address on public reads (default 120). */
   anonymousRequestsPerMinute?: number;
+  /**
+   * The principal cache (API keys and the keys behind sessions; core/access/api-key-cache.ts):
+   * its size and time to live — the bound on how late a revocation made by another process is
+   * seen. `false`: every authentication reads the store. Default: 10 000 keys, 5 s.
+   */
+  keyCache?: false | ApiKeyCacheOptions;
   clock?: Clock;
   ids?: IdGenerator;
 }
@@ -115,7 +135,19 @@ export interface AvatarService {
   readonly webhooks: WebhookService;
   /** Delivers webhook events; `drain()` sends everything due now. */
   readonly webhookDispatcher: WebhookDispatcher;
+  /**
+   * The store the service uses: the one given, with every write to a conversation or its
+   * messages reported to {@link conversationVersions}.
+   */
   readonly store: Store;
+  /** Broadcasts to every process of the deployment (this one included). */
+  readonly bus: MessageBus;
+  /** This process's id on the bus. */
+  readonly nodeId: string;
+  /** A version per conversation, changed by every write to it or its messages: what caches of conversation reads are keyed by. */
+  readonly conversationVersions: ConversationVersions;
+  /** The principal cache, when on; `invalidate` it with news of revocations from other processes. */
+  readonly keyCache: ApiKeyCache | undefined;
   /** The blob store as clients read it: a reply's whole MP3 is joined from its clips (`withJoinedReplyAudio`). */
   readonly blobs: BlobStore;
   readonly clock: Clock;
@@ -131,7 +163,10 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   checkServiceOptions(options);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? createIdGenerator(clock);
-  const { store, blobs } = options;
+  const { blobs } = options;
+  const conversationVersions = new ConversationVersions();
+  const store = trackConversationWrites(options.store, conversationVersions);
+  const keyCache = options.keyCache === false ? undefined : new ApiKeyCache({ ...options.keyCache, now: options.keyCache?.now ?? (() => clock.now()) });
   const personas = new PersonaCatalog();
   const providers = new ProviderRegistry(options.aiProviders, options.defaultAiProvider, options.aiFallback, (e) =>
     options.onFallback?.({ kind: 'ai', failed: e.failed.provider, next: e.next.provider, error: e.error }),
@@ -139,7 +174,9 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider, options.ttsFallback, (e) =>
     options.onFallback?.({ kind: 'speech', ...e }),
   );
-  const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
+  const bus = options.bus ?? new LocalMessageBus();
+  const nodeId = randomUUID();
+  const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret, bus, nodeId, ...(keyCache && { keyCache }) });
   const usage = new UsageService({ store, clock });
   const outbox = new WebhookOutbox({ clock, ids });
   const voices = new Set(avatarVoices().map((voice) => voice.id));
@@ -182,7 +219,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     moderation: options.moderation,
     onBackgroundError: (error) => options.onBackgroundError?.('The moderation check failed; the message was checked by the word lists only', error),
   });
-  const sessions = new SessionService({ conversations, store, secret: options.jwtSecret, clock });
+  const sessions = new SessionService({ conversations, store, secret: options.jwtSecret, clock, ...(keyCache && { keyCache }) });
   const limits = new AccessLimits({
     store,
     clock,
@@ -201,6 +238,26 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     }
   }
   let sweeper: ReturnType<typeof setInterval> | undefined;
+  let revocations: Subscription | undefined;
+  let remoteChanges: Subscription | undefined;
+  let stopPublishingChanges: (() => void) | undefined;
+
+  /**
+   * Conversation writes of every process reach every process's `conversationVersions`, so a
+   * cached conversation read is never served after another process changed it (beyond the
+   * moment the broadcast takes).
+   */
+  async function shareConversationChanges(): Promise<void> {
+    remoteChanges = bus.subscribe(CONVERSATIONS_CHANGED_CHANNEL, (message) => {
+      const split = message.indexOf('\n');
+      if (split < 0 || message.slice(0, split) === nodeId) return;
+      conversationVersions.invalidate(message.slice(split + 1) || undefined);
+    });
+    await remoteChanges.ready;
+    stopPublishingChanges = conversationVersions.onChange((conversationId) => {
+      bus.publish(CONVERSATIONS_CHANGED_CHANNEL, `${nodeId}\n${conversationId ?? ''}`).catch(() => undefined);
+    });
+  }
 
   return {
     accounts,
@@ -217,19 +274,30 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     webhooks,
     webhookDispatcher,
     store,
+    bus,
+    nodeId,
+    conversationVersions,
+    keyCache,
     blobs: withJoinedReplyAudio(blobs),
     clock,
     ids,
     async start() {
       await store.migrate();
       await conversations.recoverInterrupted();
+      revocations = accounts.listenForRemoteRevocations();
+      await revocations.ready;
+      await shareConversationChanges();
       sweeper = setInterval(() => void conversations.endIdle(idleMs).catch(() => undefined), Math.min(idleMs, 60_000));
       sweeper.unref();
       webhookDispatcher.start();
     },
     async close() {
       if (sweeper) clearInterval(sweeper);
-      await conversations.close();
+      await conversations.close(); // the replies it interrupts are written, and their changes shared
+      stopPublishingChanges?.();
+      // A bus already closed has nothing to stop.
+      await revocations?.close().catch(() => undefined);
+      await remoteChanges?.close().catch(() => undefined);
       await webhookDispatcher.close();
       await options.mailer?.close();
       await speech.close();

@@ -23,6 +23,10 @@ export type { SqliteStoreSettings } from './storage/sqlite/sqlite-store.js';
 export { createPostgresStore, POSTGRES_DEFAULTS } from './storage/postgres/postgres-store.js';
 export type { PostgresStoreSettings } from './storage/postgres/postgres-store.js';
 export { KyselyStore } from './storage/kysely/kysely-store.js';
+export { ConversationVersions, trackConversationWrites } from './storage/conversation-versions.js';
+export { ApiKeyCache } from './access/api-key-cache.js';
+export type { ApiKeyCacheOptions } from './access/api-key-cache.js';
+export { LruCache } from './util/lru-cache.js';
 export { FsBlobStore } from './blobs/fs-blob-store.js';
 
 export { AccountService, Tiers } from './accounts/account-service.js';
@@ -99,6 +103,14 @@ export type { RateLimiter, RateRule, RateDecision } from './access/rate-limiter.
 export { MemoryConnectionCounter } from './access/connection-counter.js';
 export type { ConnectionCounter, ConnectionLease } from './access/connection-counter.js';
 export { AccessLimits } from './access/access-limits.js';
+export type { MessageBus, Subscription } from './ports/message-bus.js';
+export { LocalMessageBus } from './util/local-message-bus.js';
+export { openRedis, DEFAULT_LEASE_TTL_MS } from './redis/open-redis.js';
+export type { RedisOptions, RedisScaleOut } from './redis/open-redis.js';
+export { RedisRateLimiter } from './redis/redis-rate-limiter.js';
+export { RedisConnectionCounter } from './redis/redis-connection-counter.js';
+export type { RedisConnectionCounterOptions } from './redis/redis-connection-counter.js';
+export { RedisMessageBus } from './redis/redis-message-bus.js';
 export { UsageService } from './usage/usage-service.js';
 export type { UsageReport } from './usage/usage-service.js';
 

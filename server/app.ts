@@ -12,6 +12,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { defineRoute } from './http/route.js';
 import type { Route } from './http/route.js';
 import { createSerializer } from './edge/serializer.js';
+import { ConversationReadCache } from './edge/representation.js';
 import { createUrlBuilder } from './edge/urls.js';
 import { buildOpenApi } from './openapi.js';
 import { buildAsyncApi } from './asyncapi.js';
@@ -55,7 +56,12 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     health,
     ...avatarRoutes(paths.avatarAssets, urls, config.avatarMaxBytes),
     ...personaRoutes(),
-    ...conversationRoutes(service, urls),
+    ...conversationRoutes(service, urls, {
+      serializer,
+      ...(config.readCaches && {
+        cache: new ConversationReadCache({ serializer, versionOf: (id) => service.conversationVersions.of(id), ttlMs: config.readCacheTtlMs }),
+      }),
+    }),
     ...sessionRoutes(service),
     ...usageRoutes(),
     ...aiRoutes(service),

@@ -8,6 +8,7 @@ import { createSerializer } from './edge/serializer.js';
 import { createUrlBuilder } from './edge/urls.js';
 import { attachRealtime } from './realtime/realtime.js';
 import type { Realtime } from './realtime/realtime.js';
+import type { SocketIoAdapter } from './realtime/redis-adapter.js';
 
 /** Everything the service answers on one HTTP server. */
 export interface Host {
@@ -21,10 +22,12 @@ export interface Host {
 
 /**
  * Serves the REST app, both realtime transports and the connection protections on `server`: the
- * one way to host the service, used by `serve`, the tests and the benchmarks alike.
+ * one way to host the service, used by `serve`, the tests and the benchmarks alike. With
+ * `socketIoAdapter` (`socketIoRedisAdapter`) socket.io rooms span every process; wait for
+ * `realtime.ready` before serving.
  */
-export function attachHost(server: HttpServer, options: Omit<AppOptions, 'connections'>): Host {
-  const { service, config } = options;
+export function attachHost(server: HttpServer, options: Omit<AppOptions, 'connections'> & { socketIoAdapter?: SocketIoAdapter }): Host {
+  const { service, config, socketIoAdapter, ...appOptions } = options;
   const connections = new ConnectionGate(service);
   const serializer = createSerializer(config.apiStyle);
   guardConnections(server, {
@@ -33,9 +36,9 @@ export function attachHost(server: HttpServer, options: Omit<AppOptions, 'connec
     serializer,
     ids: service.ids,
   });
-  const app = createApp({ ...options, connections });
+  const app = createApp({ ...appOptions, service, config, connections });
   server.on('request', app.callback());
-  const realtime = attachRealtime(server, service, connections, serializer, createUrlBuilder(config.publicUrl));
+  const realtime = attachRealtime(server, service, connections, serializer, createUrlBuilder(config.publicUrl), socketIoAdapter);
   return {
     app,
     connections,

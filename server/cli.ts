@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { AvatarService, KeyMode, Tier } from '../core/index.js';
 import { ServiceError, Tiers, isoTime } from '../core/index.js';
 import { ConfigError, defaultDataDir, describeDataDir, loadConfig } from './config.js';
-import { createServiceFromConfig } from './create-service.js';
+import { createServiceFromConfig, openScaleOut } from './create-service.js';
 import { DEMO_EMAIL } from './dev-bootstrap.js';
 import { presentApiKey } from './edge/present.js';
 import { packagePaths } from './package-paths.js';
@@ -60,7 +60,10 @@ async function main(argv: string[]): Promise<number> {
   // Keys and tokens only mean something to the server whose data they are in: never start empty data for them.
   const config = loadConfig(process.env, { data: NEEDS_EXISTING_DATA.includes(command) ? 'existing' : 'create' });
 
-  const service = await createServiceFromConfig(config);
+  // A revocation is broadcast to the running servers (through Redis, when they share one), so
+  // their open connections with the key end at once.
+  const redis = command === 'keys revoke' ? await openScaleOut(config) : undefined;
+  const service = await createServiceFromConfig(config, redis);
   try {
     await service.store.migrate();
     const output = await run(service, command, values).catch((error: unknown) => {
@@ -73,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await service.close();
+    await redis?.close();
   }
 }
 

@@ -38,9 +38,18 @@ export interface ServerConfig {
   /** Folder of audio and custom avatar files (`BLOB_DIR`, default `DATA_DIR/audio`); several processes may share it. */
   blobDir: string;
   redisUrl: string | undefined;
+  /** With Redis: how long a connection slot outlives its process's last heartbeat (`CONNECTION_LEASE_TTL`). */
+  connectionLeaseTtlMs: number;
   jwtSecret: string;
   apiStyle: ApiStyle;
   requireKeyForReads: boolean;
+  /**
+   * The in-process read caches (`READ_CACHES`, default on): API keys (the principal cache) and
+   * conversation reads; `readCacheTtlMs` (`READ_CACHE_TTL`, default 5s) bounds how late they see
+   * what another process changed (README, Caches).
+   */
+  readCaches: boolean;
+  readCacheTtlMs: number;
   production: boolean;
   devBootstrap: boolean;
   /** One line per request on stdout when serving (`ACCESS_LOG`, default on). */
@@ -142,10 +151,13 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       connectTimeoutMs: duration(env, 'DATABASE_CONNECT_TIMEOUT', 10_000),
     },
     blobDir: env.BLOB_DIR ? resolve(env.BLOB_DIR) : join(dataDir, 'audio'),
-    redisUrl: url(env, 'REDIS_URL'),
+    redisUrl: redisUrl(env),
+    connectionLeaseTtlMs: duration(env, 'CONNECTION_LEASE_TTL', 30_000),
     jwtSecret: jwtSecret(env) ?? persistedSecret(dataDir),
     apiStyle,
     requireKeyForReads: boolean(env, 'REQUIRE_KEY_FOR_READS', false),
+    readCaches: boolean(env, 'READ_CACHES', true),
+    readCacheTtlMs: duration(env, 'READ_CACHE_TTL', 5_000),
     production,
     devBootstrap: boolean(env, 'DEV_BOOTSTRAP', !production),
     accessLog: boolean(env, 'ACCESS_LOG', true),
@@ -169,6 +181,12 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     mailFrom: mailFrom(env, publicUrl),
     moderationProvider: moderationProvider(env),
   });
+}
+
+function redisUrl(env: Env): string | undefined {
+  const value = url(env, 'REDIS_URL');
+  if (value !== undefined && !/^rediss?:\/\//.test(value)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  return value;
 }
 
 function moderationProvider(env: Env): 'openai' | undefined {

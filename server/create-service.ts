@@ -14,8 +14,9 @@ import {
   unknownIdProblem,
   EmlFileMailer,
   SmtpMailer,
+  openRedis,
 } from '../core/index.js';
-import type { Mailer } from '../core/index.js';
+import type { Mailer, RedisScaleOut } from '../core/index.js';
 import type { ServerConfig } from './config.js';
 import { ConfigError } from './config.js';
 import { chatVendors, createVendor, isVendorConfigured, speechVendors } from './vendors.js';
@@ -95,11 +96,25 @@ export function providerOptionsFor(
   };
 }
 
-/** The composition root: turns configuration into a running core. */
-export async function createServiceFromConfig(config: ServerConfig): Promise<AvatarService> {
+/**
+ * Redis when `REDIS_URL` is set (several processes share rate limits, connection slots and
+ * broadcasts); nothing otherwise, and then the Redis client is never loaded.
+ */
+export async function openScaleOut(config: ServerConfig): Promise<RedisScaleOut | undefined> {
+  if (config.redisUrl === undefined) return undefined;
+  try {
+    return await openRedis({ url: config.redisUrl, leaseTtlMs: config.connectionLeaseTtlMs });
+  } catch (error) {
+    throw new ConfigError('REDIS_URL', error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The composition root: turns configuration (and the Redis of `openScaleOut`, if any) into a running core. */
+export async function createServiceFromConfig(config: ServerConfig, redis?: RedisScaleOut): Promise<AvatarService> {
   const providers = providerOptionsFor(config);
   const store = await openStore(config);
   return createAvatarService({
+    ...(redis && { rateLimiter: redis.rateLimiter, connectionCounter: redis.connectionCounter, bus: redis.bus }),
     store,
     blobs: new FsBlobStore(config.blobDir),
     jwtSecret: config.jwtSecret,
@@ -108,6 +123,7 @@ export async function createServiceFromConfig(config: ServerConfig): Promise<Ava
       console.warn(`${kind} provider '${failed}' failed (${error instanceof Error ? error.message : String(error)}); '${next}' takes over`),
     conversationIdleTimeoutMs: config.conversationIdleTimeoutMs,
     avatarMaxBytes: config.avatarMaxBytes,
+    keyCache: config.readCaches && { ttlMs: config.readCacheTtlMs },
     ids: idsFor(config),
     ...webhookOptionsFor(config),
     ...moderationOptionsFor(config),

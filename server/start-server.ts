@@ -1,10 +1,11 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AvatarService } from '../core/index.js';
+import type { AvatarService, RedisScaleOut } from '../core/index.js';
 import { attachHost } from './attach-host.js';
 import type { ServerConfig } from './config.js';
-import { createServiceFromConfig } from './create-service.js';
+import { createServiceFromConfig, openScaleOut } from './create-service.js';
+import { socketIoRedisAdapter } from './realtime/redis-adapter.js';
 import { devBootstrap } from './dev-bootstrap.js';
 import type { Realtime } from './realtime/realtime.js';
 import type { BootstrapResult } from './dev-bootstrap.js';
@@ -15,17 +16,39 @@ export interface RunningServer {
   service: AvatarService;
   bootstrap: BootstrapResult | undefined;
   realtime: Realtime;
+  /** Redis, when `REDIS_URL` is set (its `ping()` tells whether it answers). */
+  redis: RedisScaleOut | undefined;
   /** Stops accepting connections, ends streams, closes the service. */
   close(): Promise<void>;
 }
 
-/** Starts the HTTP server on the configured address with a service built from the config. */
-export async function startServer(config: ServerConfig, service?: AvatarService): Promise<RunningServer> {
-  const svc = service ?? (await createServiceFromConfig(config));
+/**
+ * Starts the HTTP server on the configured address with a service built from the config (and
+ * Redis when `REDIS_URL` is set). A caller passing its own `service` passes the Redis it was
+ * built with, if any.
+ */
+export async function startServer(config: ServerConfig, service?: AvatarService, scaleOut?: RedisScaleOut): Promise<RunningServer> {
+  const redis = service ? scaleOut : await openScaleOut(config);
+  try {
+    return await serve(config, service ?? (await createServiceFromConfig(config, redis)), redis);
+  } catch (error) {
+    // Open connections (Redis, a database pool) would keep a failed process alive.
+    await redis?.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function serve(config: ServerConfig, svc: AvatarService, redis: RedisScaleOut | undefined): Promise<RunningServer> {
   await svc.start();
   const bootstrap = config.devBootstrap ? await devBootstrap(svc) : undefined;
   const server = createServer();
-  const hosted = attachHost(server, { service: svc, config, ...(config.accessLog && { accessLog: (line: string) => void process.stdout.write(`${line}\n`) }) });
+  const hosted = attachHost(server, {
+    service: svc,
+    config,
+    ...(config.accessLog && { accessLog: (line: string) => void process.stdout.write(`${line}\n`) }),
+    ...(redis && { socketIoAdapter: await socketIoRedisAdapter(redis) }),
+  });
+  await hosted.realtime.ready;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -38,6 +61,7 @@ export async function startServer(config: ServerConfig, service?: AvatarService)
     service: svc,
     bootstrap,
     realtime: hosted.realtime,
+    redis,
     async close() {
       await svc.conversations.close();
       await hosted.close();
@@ -46,6 +70,7 @@ export async function startServer(config: ServerConfig, service?: AvatarService)
         server.closeAllConnections();
       });
       await svc.close();
+      await redis?.close();
     },
   };
 }

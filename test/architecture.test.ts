@@ -14,7 +14,7 @@ import { repoRoot } from './support/repo-root.js';
 const CORE_LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'clock.ts', 'ids.ts', 'text-limits.ts', 'util/', 'ports/', 'protocol/'],
   ['vendor-http/', 'audio/'],
-  ['storage/', 'blobs/', 'mail/', 'webhooks/', 'safety/', 'avatars/', 'personas/', 'usage/', 'access/'],
+  ['storage/', 'blobs/', 'mail/', 'webhooks/', 'safety/', 'avatars/', 'personas/', 'usage/', 'access/', 'redis/'],
   ['speech/'],
   ['providers/', 'config/'],
   ['conversations/'],
@@ -106,9 +106,10 @@ describe('Architecture: imports run one way', () => {
     assert.deepEqual(upwardImports('server', SERVER_LAYERS), []);
   });
 
-  it("each storage engine's driver is loaded only by its own folder, and only on first use", () => {
-    // SQLite deployments never load `pg`, PostgreSQL ones never load `better-sqlite3`.
-    const drivers: Record<string, string> = { pg: 'core/storage/postgres/', 'better-sqlite3': 'core/storage/sqlite/' };
+  it("each engine's driver is loaded only by its own folder, and only on first use", () => {
+    // SQLite deployments never load `pg`, PostgreSQL ones never load `better-sqlite3`, and
+    // deployments without REDIS_URL never load `ioredis`.
+    const drivers: Record<string, string> = { pg: 'core/storage/postgres/', 'better-sqlite3': 'core/storage/sqlite/', ioredis: 'core/redis/' };
     const wrong: string[] = [];
     for (const file of sources('core')) {
       const text = readFileSync(join(repoRoot, file), 'utf8');
@@ -122,6 +123,10 @@ describe('Architecture: imports run one way', () => {
     }
     assert.deepEqual(wrong, []);
     assert.ok(importsOf('core/storage/postgres/postgres-store.ts').some((i) => i.specifier === 'pg'), 'the dynamic import of pg is seen');
+    assert.ok(importsOf('core/redis/open-redis.ts').some((i) => i.specifier === 'ioredis'), 'the dynamic import of ioredis is seen');
+    const adapter = sources('server').filter((file) => importsOf(file).some((i) => i.specifier === '@socket.io/redis-adapter'));
+    assert.deepEqual(adapter, ['server/realtime/redis-adapter.ts']);
+    assert.doesNotMatch(readFileSync(join(repoRoot, adapter[0]!), 'utf8'), /^\s*import\s+(?!type\b)[^'"\n]*from\s*['"]@socket\.io\/redis-adapter['"]/m);
   });
 
   it('the rules catch what they forbid', () => {

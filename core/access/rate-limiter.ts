@@ -45,7 +45,8 @@ export class MemoryRateLimiter implements RateLimiter {
     }
     const allowed = window.count < rule.limit;
     if (allowed) window.count++;
-    return { allowed, limit: rule.limit, remaining: rule.limit - window.count, resetMs: window.end - now };
+    // Never below zero: a limit lowered mid-window (a tier change) finds more counted than it allows.
+    return { allowed, limit: rule.limit, remaining: Math.max(0, rule.limit - window.count), resetMs: window.end - now };
   }
 
   /** Drops ended windows, at most once a minute (each entry is dropped once its own window ends). */

@@ -6,6 +6,8 @@ import { digestsEqual, generateApiKey, hashApiKey, looksLikeApiKey, modeOfApiKey
 import { signJwt, verifyJwt } from './jwt.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { Principal } from './principal.js';
+import type { MessageBus, Subscription } from '../ports/message-bus.js';
+import type { ApiKeyCache } from '../access/api-key-cache.js';
 
 export const Tiers = ['free', 'creator', 'pro', 'enterprise'] as const satisfies readonly Tier[];
 
@@ -19,7 +21,16 @@ export interface AccountServiceDeps {
   clock: Clock;
   ids: IdGenerator;
   jwtSecret: string;
+  /** Carries revocations to the other processes of the deployment. */
+  bus: MessageBus;
+  /** This process's id on the bus (its own broadcasts come back and are skipped). */
+  nodeId: string;
+  /** The principal cache; without one every authentication reads the store. */
+  keyCache?: ApiKeyCache;
 }
+
+/** The bus channel of key revocations: `{from, accountId, keyId}` as JSON. */
+export const KEY_REVOKED_CHANNEL = 'keys.revoked';
 
 export interface CreateAccountInput {
   email: string;
@@ -153,7 +164,8 @@ export class AccountService {
 
   /**
    * Revokes a key of `accountId`; another account's key is "not found". Idempotent. Listeners
-   * of {@link onKeyRevoked} hear of it at once, so open connections made with the key can end.
+   * of {@link onKeyRevoked} hear of it at once, here and — through the message bus — in every
+   * other process of the deployment, so open connections made with the key end everywhere.
    */
   async revokeApiKey(accountId: string, keyId: string): Promise<ApiKeyRecord> {
     const { store, clock } = this.#deps;
@@ -161,15 +173,49 @@ export class AccountService {
     if (!key) throw new NotFoundError('API key', keyId);
     if (key.revokedAt !== null) return key;
     await store.apiKeys.revoke(key.id, clock.now());
+    this.#deps.keyCache?.invalidate(key.id);
     const revoked = (await store.apiKeys.findById(accountId, keyId))!;
-    for (const listener of this.#revocationListeners) listener(revoked);
+    this.#notifyRevoked(revoked);
+    const { bus, nodeId } = this.#deps;
+    // Without the broadcast (the bus is down) other processes still learn of it from the store
+    // when they next check a credential, and their open connections at their next periodic check.
+    await bus.publish(KEY_REVOKED_CHANNEL, JSON.stringify({ from: nodeId, accountId, keyId })).catch(() => undefined);
     return revoked;
   }
 
-  /** Observes key revocations made through this service (other processes learn of theirs from the store). */
+  /**
+   * Hears revocations made by the other processes of the deployment and tells this process's
+   * {@link onKeyRevoked} listeners; `close` the subscription to stop.
+   */
+  listenForRemoteRevocations(): Subscription {
+    const { bus, nodeId, store } = this.#deps;
+    return bus.subscribe(KEY_REVOKED_CHANNEL, (message) => {
+      const parsed = parseRevocation(message);
+      if (!parsed || parsed.from === nodeId) return;
+      // The principal cache forgets it first: the next request with the key reads the store.
+      this.forgetApiKey(parsed.keyId);
+      void store.apiKeys.findById(parsed.accountId, parsed.keyId).then(
+        (key) => {
+          if (key && key.revokedAt !== null) this.#notifyRevoked(key);
+        },
+        () => undefined, // the periodic re-check of open connections still finds it
+      );
+    });
+  }
+
+  #notifyRevoked(key: ApiKeyRecord): void {
+    for (const listener of this.#revocationListeners) listener(key);
+  }
+
+  /** Observes key revocations, made here or (once {@link listenForRemoteRevocations} runs) by other processes. */
   onKeyRevoked(listener: (key: ApiKeyRecord) => void): () => void {
     this.#revocationListeners.add(listener);
     return () => this.#revocationListeners.delete(listener);
+  }
+
+  /** Drops a key from the principal cache, e.g. on news of its revocation by another process. */
+  forgetApiKey(keyId: string): void {
+    this.#deps.keyCache?.invalidate(keyId);
   }
 
   /**
@@ -180,14 +226,21 @@ export class AccountService {
   async authenticateApiKey(value: string): Promise<Principal & { type: 'api_key' }> {
     if (!looksLikeApiKey(value)) throw new UnauthorizedError('Malformed API key: expected svc_live_… or svc_test_…');
     const hash = hashApiKey(value);
-    const { store, clock } = this.#deps;
-    const key = await store.apiKeys.findByHash(hash);
+    const { store, clock, keyCache } = this.#deps;
+    let key = keyCache?.byHash(hash);
+    if (!key) {
+      key = await store.apiKeys.findByHash(hash);
+      if (key) keyCache?.remember(key);
+    }
     if (!key || !digestsEqual(key.hash, hash) || key.mode !== modeOfApiKey(value)) {
       throw new UnauthorizedError('Unknown API key');
     }
     if (key.revokedAt !== null) throw new UnauthorizedError('This API key has been revoked');
     const now = clock.now();
-    if (key.lastUsedAt === null || now - key.lastUsedAt > TOUCH_INTERVAL_MS) await store.apiKeys.touch(key.id, now);
+    if (key.lastUsedAt === null || now - key.lastUsedAt > TOUCH_INTERVAL_MS) {
+      await store.apiKeys.touch(key.id, now);
+      keyCache?.remember({ ...key, lastUsedAt: now });
+    }
     return { type: 'api_key', owner: { accountId: key.accountId, mode: key.mode }, keyId: key.id, allowedOrigins: key.allowedOrigins };
   }
 
@@ -226,4 +279,14 @@ export function normalizeOrigin(value: string): string {
     throw new ValidationError('allowed_origins', `allowed_origins: '${value}' is not an origin like https://example.com`);
   }
   return url.origin;
+}
+
+function parseRevocation(message: string): { from: string; accountId: string; keyId: string } | undefined {
+  try {
+    const value = JSON.parse(message) as Record<string, unknown>;
+    const { from, accountId, keyId } = value;
+    return typeof from === 'string' && typeof accountId === 'string' && typeof keyId === 'string' ? { from, accountId, keyId } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { KeyMode } from '../ports/store.js';
 import { randomString } from '../ids.js';
 
@@ -11,7 +11,7 @@ export function generateApiKey(mode: KeyMode): string {
 
 /** What is stored instead of the key: its SHA-256, hex. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function looksLikeApiKey(value: string): boolean {

@@ -150,10 +150,10 @@ export class ConversationService {
   }
 
   async getWithMessages(owner: Owner, id: string): Promise<ConversationWithMessages> {
-    const conversation = await this.get(owner, id);
-    const messages = await this.#deps.store.messages.listByConversation(id);
     // A reply still being written is shown once it is stored (its events stream meanwhile).
-    return { conversation, messages: messages.filter((message) => message.status !== 'streaming') };
+    const found = await this.#deps.store.conversations.findWithMessages(owner, id);
+    if (!found) throw new NotFoundError('conversation', id);
+    return found;
   }
 
   /**

@@ -136,6 +136,12 @@ export interface ConversationRepository {
   create(conversation: ConversationRecord): Promise<void>;
   /** The conversation if `owner` may see it; undefined otherwise (callers answer 404). */
   find(owner: Owner, id: string): Promise<ConversationRecord | undefined>;
+  /**
+   * The conversation if `owner` may see it, with its settled messages (not `streaming`) in the
+   * order stored, read together (one consistent read where the engine allows it); undefined when
+   * `owner` may not see it.
+   */
+  findWithMessages(owner: Owner, id: string): Promise<{ conversation: ConversationRecord; messages: MessageRecord[] } | undefined>;
   /** Any owner's conversation: for background work (crash recovery), never for a caller's request. */
   findById(id: string): Promise<ConversationRecord | undefined>;
   update(

@@ -3,6 +3,7 @@ import type { ConversationService, CreateConversationInput } from '../conversati
 import type { Owner, Store } from '../ports/store.js';
 import { UnauthorizedError, ValidationError } from '../errors.js';
 import { randomString } from '../ids.js';
+import type { ApiKeyCache } from '../access/api-key-cache.js';
 import { looksLikeSessionToken, signSessionToken, verifySessionToken } from './session-token.js';
 
 export const SESSION_TTL_DEFAULT_S = 3600;
@@ -55,8 +56,10 @@ export class SessionService {
   readonly #store: Store;
   readonly #secret: string;
   readonly #clock: Clock;
+  readonly #keyCache: ApiKeyCache | undefined;
 
-  constructor(deps: { conversations: ConversationService; store: Store; secret: string; clock: Clock }) {
+  constructor(deps: { conversations: ConversationService; store: Store; secret: string; clock: Clock; keyCache?: ApiKeyCache }) {
+    this.#keyCache = deps.keyCache;
     this.#conversations = deps.conversations;
     this.#store = deps.store;
     this.#secret = deps.secret;
@@ -100,14 +103,19 @@ export class SessionService {
 
   /**
    * Resolves a session token; 401 when it is forged, malformed or expired, or when the API key
-   * that minted it has been revoked since (one point read: revocation reaches sessions at once).
+   * that minted it has been revoked since (one point read, or the principal cache: a revocation
+   * through this process reaches sessions at once, one through another within the cache's time to live).
    */
   async authenticate(token: string): Promise<SessionPrincipal> {
     if (!looksLikeSessionToken(token)) throw new UnauthorizedError('Malformed session token');
     const claims = verifySessionToken(token, this.#secret, this.#clock.now());
     if (!claims) throw new UnauthorizedError('Invalid or expired session token');
     if (claims.k !== undefined) {
-      const key = await this.#store.apiKeys.findByIdAnyAccount(claims.k);
+      let key = this.#keyCache?.byId(claims.k);
+      if (!key) {
+        key = await this.#store.apiKeys.findByIdAnyAccount(claims.k);
+        if (key) this.#keyCache?.remember(key);
+      }
       if (!key || key.revokedAt !== null) throw new UnauthorizedError('The API key that created this session token has been revoked');
     }
     return {

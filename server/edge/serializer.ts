@@ -6,6 +6,13 @@ import type { JsonSchema } from '../schema/schema.js';
  */
 export interface Serializer {
   success(resource: unknown, requestId: string): unknown;
+  /**
+   * The JSON of a resource as this style sends it, without what varies per response (the
+   * request id): cacheable. {@link successJson} makes the body of a response from it.
+   */
+  resourceJson(resource: unknown): string;
+  /** The JSON text of a success body from {@link resourceJson}'s output: `success` as text. */
+  successJson(resourceJson: string, requestId: string): string;
   error(code: string, message: string, requestId: string): unknown;
   /** A request body in the route schemas' snake_case: envelope clients may send camelCase. */
   request(body: unknown): unknown;
@@ -29,6 +36,8 @@ export function createSerializer(style: ApiStyle): Serializer {
   if (style === 'flat') {
     return {
       success: (resource) => resource,
+      resourceJson: (resource) => JSON.stringify(resource),
+      successJson: (resourceJson) => resourceJson,
       error: (code, message) => ({ error: { code, message } }),
       request: (body) => body,
       successSchema: (resource) => resource,
@@ -37,6 +46,8 @@ export function createSerializer(style: ApiStyle): Serializer {
   }
   return {
     success: (resource, requestId) => ({ data: camelize(resource), meta: { requestId } }),
+    resourceJson: (resource) => JSON.stringify(camelize(resource)),
+    successJson: (resourceJson, requestId) => `{"data":${resourceJson},"meta":${JSON.stringify({ requestId })}}`,
     error: (code, message, requestId) => ({ error: { code: envelopeCode(code), message }, meta: { requestId } }),
     request: snakeize,
     successSchema: (resource) => ({ type: 'object', properties: { data: camelizeSchema(resource), meta }, required: ['data', 'meta'] }),

@@ -24,7 +24,14 @@ export function compressibleType(type: string): boolean {
  * Partial content (206), HEAD, 304 and responses under 1 KiB are left alone by koa-compress.
  */
 export function compression(): Middleware {
-  return compress({ filter: compressibleType, threshold: 1024, deflate: false, zstd: false });
+  const compressing = compress({ filter: compressibleType, threshold: 1024, deflate: false, zstd: false });
+  // Without Accept-Encoding the answer is identity whatever the response (API clients rarely send
+  // one): skip the negotiation, keep the Vary header.
+  return (ctx, next) => {
+    if (ctx.get('accept-encoding') !== '') return compressing(ctx, next);
+    ctx.vary('Accept-Encoding');
+    return next();
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { multipartBody } from './multipart-body.js';
 import { applyRateLimit } from './rate-limit.js';
 import type { Route } from './route.js';
 import type { Serializer } from '../edge/serializer.js';
+import { JsonRepresentation } from '../edge/representation.js';
 
 export interface MountOptions {
   service: AvatarService;
@@ -29,7 +30,8 @@ export interface MountedRoute {
  * Builds a router from route definitions: authentication and rate limiting, a JSON body parser
  * on routes that take a body (a multipart one on upload routes, with temporary files under
  * `DATA_DIR/uploads`), schema validation of params / query / body, then the handler, whose
- * result goes through the serializer.
+ * result goes through the serializer — a resource, or a {@link JsonRepresentation} already
+ * serialized (sent with its ETag, or as 304 when `If-None-Match` names it).
  */
 export function mountRoutes(routes: readonly MountedRoute[], { service, config, serializer, connections }: MountOptions): Router {
   // One router for every prefix: a request is matched once.
@@ -63,6 +65,18 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
       const files = (ctx.state.uploads ?? {}) as Record<string, Uint8Array>;
       const result = await route.handle({ params, query, body, files, principal, ctx, service, config, connections });
       if (result === undefined) return;
+      if (result instanceof JsonRepresentation) {
+        ctx.set('ETag', result.etag);
+        const ifNoneMatch = ctx.get('if-none-match');
+        if (ifNoneMatch && (ctx.method === 'GET' || ctx.method === 'HEAD') && result.matches(ifNoneMatch)) {
+          ctx.status = 304;
+          return;
+        }
+        ctx.status = route.status ?? 200;
+        ctx.type = 'application/json';
+        ctx.body = serializer.successJson(result.json, ctx.state.requestId as string);
+        return;
+      }
       ctx.status = route.status ?? 200;
       ctx.body = serializer.success(result, ctx.state.requestId as string);
     });

@@ -16,6 +16,7 @@ import { errorPayload } from '../edge/reply-wire.js';
 import { admitRealtimeClient, checkScope } from './realtime-auth.js';
 import type { RealtimeClient } from './realtime-auth.js';
 import { parseBearer } from '../edge/credentials.js';
+import type { SocketIoAdapter } from './redis-adapter.js';
 
 interface SocketData {
   client: RealtimeClient;
@@ -35,14 +36,16 @@ const MAX_QUEUED_PACKETS = 20_000;
  * `message` / `interrupt` from clients, and every event of the joined conversation — including
  * replies started over REST — relayed to its room.
  * Handshakes and events pass the connection gate like REST requests: counted, re-authenticated.
+ * With `adapter` (the Redis one) rooms span every process of the deployment.
  */
-export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarService, gate: ConnectionGate): RealtimeServer {
+export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarService, gate: ConnectionGate, adapter?: SocketIoAdapter): RealtimeServer {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/v1/realtime',
     serveClient: false,
     cors: { origin: true },
     destroyUpgrade: false,
     maxHttpBufferSize: 64 * 1024,
+    ...(adapter && { adapter }),
   });
 
   io.use((socket, next) => {
@@ -111,7 +114,8 @@ export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarSe
 }
 
 /**
- * Sends one wire event to every socket in the conversation's room. A socket of this process that
+ * Sends one wire event to every socket in the conversation's room — with the Redis adapter, on
+ * every process of the deployment. A socket of this process that
  * has stopped reading (its queue past the cap) is disconnected instead of buffered without bound.
  */
 export function emitToConversation(io: RealtimeServer, conversationId: string, frame: ServerFrame): void {

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import type { AvatarService, ServerFrame } from '../../core/index.js';
+import type { AvatarService } from '../../core/index.js';
 import { ServiceError, UnauthorizedError, ValidationError, isServiceError } from '../../core/index.js';
 import type { ConnectionGate } from '../edge/connection-gate.js';
 import { realtimeMessage } from '../edge/message-schema.js';
@@ -56,11 +56,10 @@ export class WebSocketRealtime {
     this.#heartbeat.unref();
   }
 
-  /** Sends a frame to every WebSocket of the conversation; one that stopped reading is dropped. */
-  send(conversationId: string, frame: ServerFrame): void {
+  /** Sends a frame (JSON text) to this process's WebSockets of the conversation; one that stopped reading is dropped. */
+  send(conversationId: string, text: string): void {
     const sockets = this.#byConversation.get(conversationId);
     if (!sockets) return;
-    const text = JSON.stringify(frame);
     for (const ws of sockets) {
       if (ws.readyState !== ws.OPEN) continue;
       if (ws.bufferedAmount > MAX_BUFFERED_BYTES) ws.terminate();

@@ -15,10 +15,22 @@ import { conversationChoiceFields } from './conversation-choices.js';
 import { conversationParams, messageId } from './id-schemas.js';
 import { messageContent } from '../edge/message-schema.js';
 import type { UrlBuilder } from '../edge/urls.js';
+import type { Serializer } from '../edge/serializer.js';
+import { JsonRepresentation } from '../edge/representation.js';
+import type { ConversationReadCache } from '../edge/representation.js';
 import { safetyInputSchema, conversationCreatedSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageListSchema, messageSchema } from '../http/resource-schemas.js';
 
-/** Conversations: create, read (whole, or the messages a page at a time), end, delete, and send messages (JSON or SSE). */
-export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Route[] {
+/** How conversation reads are answered: serialized once (with an ETag), and cached when `cache` is given. */
+export interface ConversationReads {
+  serializer: Serializer;
+  cache?: ConversationReadCache;
+}
+
+/**
+ * Conversations: create, read (whole, or the messages a page at a time), end, delete, and send
+ * messages (JSON or SSE). Both reads answer with an ETag and honour If-None-Match (304).
+ */
+export function conversationRoutes(service: AvatarService, urls: UrlBuilder, reads: ConversationReads): Route[] {
   const choices = conversationChoiceFields(service);
   const createBody = s.object({
     avatar_id: choices.avatar_id,
@@ -68,8 +80,12 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Ro
       params: conversationParams,
       response: conversationWithMessagesSchema.json,
       async handle({ params, principal }) {
-        const { conversation, messages } = await service.conversations.getWithMessages(ownerOf(principal), params.id);
-        return presentConversation(conversation, messages, urls);
+        const owner = ownerOf(principal);
+        const load = async () => {
+          const { conversation, messages } = await service.conversations.getWithMessages(owner, params.id);
+          return presentConversation(conversation, messages, urls);
+        };
+        return reads.cache ? reads.cache.read(owner, params.id, load) : JsonRepresentation.of(reads.serializer, await load());
       },
     }),
     defineRoute({
@@ -115,7 +131,7 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Ro
           limit: query.limit ?? 20,
           ...(query.starting_after !== undefined && { startingAfter: query.starting_after }),
         });
-        return { messages: page.items.map((m) => presentMessage(m, urls)), has_more: page.hasMore };
+        return JsonRepresentation.of(reads.serializer, { messages: page.items.map((m) => presentMessage(m, urls)), has_more: page.hasMore });
       },
     }),
     defineRoute({

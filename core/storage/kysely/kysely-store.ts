@@ -1,4 +1,4 @@
-import { Migrator, sql } from 'kysely';
+import { CompiledQuery, Migrator, sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type {
   AccountRepository,
@@ -26,6 +26,8 @@ import { avatarRepository } from './avatar-repository.js';
  */
 const SEQ_ATTEMPTS = 100;
 
+/** The liveness probe of {@link KyselyStore.problem}, compiled once. */
+const PING = CompiledQuery.raw('select 1');
 const P1 = '\u0000p1';
 const P2 = '\u0000p2';
 const P3 = '\u0000p3';
@@ -64,8 +66,8 @@ export class KyselyStore implements Store {
     this.#options = options;
     this.accounts = accountRepository(db);
     this.apiKeys = apiKeyRepository(db);
-    this.conversations = conversationRepository(db);
     this.messages = messageRepository(db, { rowLocks: options.rowLocks ?? false, inTransaction: options.inTransaction ?? false });
+    this.conversations = conversationRepository(db, this.messages);
     this.usage = usageRepository(db);
     this.avatars = avatarRepository(db);
     this.webhooks = webhookRepository(db);
@@ -90,7 +92,7 @@ export class KyselyStore implements Store {
 
   async problem(): Promise<string | undefined> {
     try {
-      await sql`select 1`.execute(this.#db);
+      await this.#db.executeQuery(PING);
     } catch (error) {
       return `the database does not answer: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -192,7 +194,7 @@ function apiKeyRepository(db: Kysely<Database>): ApiKeyRepository {
   };
 }
 
-function conversationRepository(db: Kysely<Database>): ConversationRepository {
+function conversationRepository(db: Kysely<Database>, messages: MessageRepository): ConversationRepository {
   const byOwner = precompile(
     db.selectFrom('conversations').selectAll().where('id', '=', P1).where('account_id', '=', P2).where('mode', '=', P3),
     [P1, P2, P3],
@@ -228,6 +230,13 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
     async find(owner, id) {
       const [row] = (await byOwner.execute(db as Kysely<never>, [id, owner.accountId, owner.mode])).rows;
       return row && toConversation(row);
+    },
+    async findWithMessages(owner, id) {
+      const [row] = (await byOwner.execute(db as Kysely<never>, [id, owner.accountId, owner.mode])).rows;
+      if (!row) return undefined;
+      const conversation = toConversation(row);
+      const all = await messages.listByConversation(id);
+      return { conversation, messages: all.filter((message) => message.status !== 'streaming') };
     },
     async findById(id) {
       const row = await db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();

@@ -6,12 +6,19 @@ import type { Store } from '../../ports/store.js';
 import { ServiceError } from '../../errors.js';
 import type { Database } from '../kysely/database.js';
 import { KyselyStore } from '../kysely/kysely-store.js';
+import { SqliteStore } from './sqlite-fast-reads.js';
 
 export interface SqliteStoreSettings {
   /** Path of the database file, or `:memory:`. */
   filename: string;
   /** Caps the file at this many pages (4 KiB each): a full disk, on purpose (tests, quotas). */
   maxPageCount?: number;
+  /**
+   * false: every read through the generic Kysely repositories, as on any other engine (the
+   * conformance suite runs both ways; benchmarks compare them). Default true: the hot reads as
+   * prepared raw statements ({@link SqliteStore}).
+   */
+  fastReads?: boolean;
 }
 
 /**
@@ -30,7 +37,9 @@ export async function createSqliteStore(settings: SqliteStoreSettings): Promise<
   if (settings.maxPageCount !== undefined) database.pragma(`max_page_count = ${Math.floor(settings.maxPageCount)}`);
   const monitor = new WriteMonitor();
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, monitor) }) });
-  return new KyselyStore(db, { problem: () => monitor.problem() });
+  const generic = new KyselyStore(db, { problem: () => monitor.problem() });
+  if (settings.fastReads === false) return generic;
+  return new SqliteStore(generic, database, { translate: (error) => unavailable(error, monitor), problem: () => monitor.problem() });
 }
 
 const STATEMENT_CACHE_SIZE = 256;

@@ -220,6 +220,99 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       assert.deepEqual(await store.messages.listByConversation(conversation.id), []);
     });
 
+    it('reads a conversation with its settled messages for its owner only, every field intact', async () => {
+      const conversation = {
+        ...newConversation(account),
+        personaId: 'support-agent',
+        status: 'ended' as const,
+        aiTokens: 12,
+        ttsCharacters: 34,
+        endedAt: 1_700_000_000_500,
+        endReason: 'idle',
+        safety: { ...DEFAULT_SAFETY, filter: 'strict' as const, blockedTopics: [{ name: 'cars', keywords: ['car', 'sedan'] }] },
+        escalatedAt: 1_700_000_000_400,
+        escalationReason: 'requested' as const,
+      };
+      await store.conversations.create(conversation);
+      const question = newMessage(conversation.id, 100, 'question');
+      const answer = {
+        ...newMessage(conversation.id, 200, 'answer'),
+        role: 'assistant' as const,
+        status: 'interrupted' as const,
+        audioKey: 'aud_z.mp3',
+        audioBase: 'aud_z',
+        audioError: 'tts failed',
+        aiTokens: 5,
+        ttsCharacters: 6,
+        safety: ['topic_blocked', 'moderation_flagged'] as const,
+      };
+      const writing = { ...newMessage(conversation.id, 300, 'so far'), role: 'assistant' as const, status: 'streaming' as const };
+      for (const message of [question, answer, writing]) await store.messages.create(message);
+      const owner = { accountId: account.id, mode: 'test' as const };
+      assert.deepEqual(await store.conversations.findWithMessages(owner, conversation.id), { conversation, messages: [question, answer] });
+      assert.deepEqual(await store.conversations.find(owner, conversation.id), conversation);
+      assert.deepEqual(await store.messages.listByConversation(conversation.id), [question, answer, writing]);
+      assert.deepEqual(await store.messages.listRecent(conversation.id, 2), [answer, writing]);
+      assert.equal(await store.conversations.findWithMessages({ ...owner, mode: 'live' }, conversation.id), undefined);
+      assert.equal(await store.conversations.findWithMessages({ accountId: 'acct_other', mode: 'test' }, conversation.id), undefined);
+      assert.equal(await store.conversations.findWithMessages(owner, 'conv_none'), undefined);
+    });
+
+    it('finds a key by id across accounts with every field, and sees its revocation at once', async () => {
+      const key = {
+        id: ids.next('key'),
+        accountId: account.id,
+        name: 'by id',
+        mode: 'test' as const,
+        hash: 'c'.repeat(64),
+        last4: 'wxyz',
+        allowedOrigins: null,
+        createdAt: 3,
+        lastUsedAt: 4,
+        revokedAt: null,
+      };
+      await store.apiKeys.create(key);
+      assert.deepEqual(await store.apiKeys.findByIdAnyAccount(key.id), key);
+      assert.deepEqual(await store.apiKeys.findByHash(key.hash), key);
+      await store.apiKeys.revoke(key.id, 9);
+      assert.equal((await store.apiKeys.findByIdAnyAccount(key.id))?.revokedAt, 9);
+      assert.equal((await store.apiKeys.findByHash(key.hash))?.revokedAt, 9);
+      assert.equal(await store.apiKeys.findByIdAnyAccount('key_none'), undefined);
+      assert.equal(await store.apiKeys.findByHash('d'.repeat(64)), undefined);
+    });
+
+    it('never shows a read the uncommitted writes of a transaction still open', async () => {
+      const conversation = newConversation(account);
+      await store.conversations.create(conversation);
+      const owner = { accountId: account.id, mode: 'test' as const };
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const failing = store.transaction(async (tx) => {
+        await tx.messages.create(newMessage(conversation.id, 1, 'never committed'));
+        await tx.conversations.update(conversation.id, { status: 'ended' });
+        wrote();
+        await released;
+        throw new Error('rolled back');
+      });
+      await written;
+      // Reads issued while the transaction is open, answered whenever the engine can.
+      const reads = Promise.all([
+        store.conversations.findWithMessages(owner, conversation.id),
+        store.conversations.find(owner, conversation.id),
+        store.messages.listByConversation(conversation.id),
+        store.messages.listRecent(conversation.id, 5),
+      ]);
+      release();
+      await assert.rejects(failing, /rolled back/);
+      const [withMessages, found, listed, recent] = await reads;
+      assert.deepEqual(withMessages, { conversation, messages: [] });
+      assert.equal(found?.status, 'active');
+      assert.deepEqual(listed, []);
+      assert.deepEqual(recent, []);
+    });
+
     it('keeps unicode content intact', async () => {
       const conversation = newConversation(account);
       await store.conversations.create(conversation);
