@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 
-const EXPOSED = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Range'];
+const EXPOSED = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Range', 'ETag'];
 
 /**
  * CORS for browsers calling the API from other sites (the widget). Credentials travel in the
