@@ -33,6 +33,10 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import type { WebhookSender } from './webhooks/webhook-dispatcher.js';
 import { WebhookPoster } from './webhooks/post-webhook.js';
 import { checkServiceOptions } from './config/check-service-options.js';
+import type { Telemetry } from './ports/telemetry.js';
+import { noTelemetry } from './ports/telemetry.js';
+import { observedAiProvider, observedSpeechProvider } from './telemetry/observed-providers.js';
+import { replyTiming } from './telemetry/reply-timing.js';
 
 /** Webhook delivery settings (docs/webhooks.md). */
 export interface WebhookOptions {
@@ -86,6 +90,8 @@ export interface AvatarServiceOptions {
   anonymousRequestsPerMinute?: number;
   clock?: Clock;
   ids?: IdGenerator;
+  /** Told of vendor calls, reply timings and webhook attempts, for metrics (none by default). */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -133,10 +139,13 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const ids = options.ids ?? createIdGenerator(clock);
   const { store, blobs } = options;
   const personas = new PersonaCatalog();
-  const providers = new ProviderRegistry(options.aiProviders, options.defaultAiProvider, options.aiFallback, (e) =>
+  const telemetry = options.telemetry;
+  const aiProviders = telemetry ? options.aiProviders.map((provider) => observedAiProvider(provider, telemetry)) : options.aiProviders;
+  const speechProviders = telemetry ? options.speechProviders.map((provider) => observedSpeechProvider(provider, telemetry)) : options.speechProviders;
+  const providers = new ProviderRegistry(aiProviders, options.defaultAiProvider, options.aiFallback, (e) =>
     options.onFallback?.({ kind: 'ai', failed: e.failed.provider, next: e.next.provider, error: e.error }),
   );
-  const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider, options.ttsFallback, (e) =>
+  const speech = new SpeechRegistry(speechProviders, options.defaultTtsProvider, options.ttsFallback, (e) =>
     options.onFallback?.({ kind: 'speech', ...e }),
   );
   const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
@@ -167,6 +176,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     leaseMs: 2 * timeoutMs + 1_000,
     ...(hooks.pollIntervalMs !== undefined && { pollIntervalMs: hooks.pollIntervalMs }),
     ...(options.onBackgroundError && { onError: options.onBackgroundError }),
+    telemetry: telemetry ?? noTelemetry,
   });
   const conversations = new ConversationService({
     store,
@@ -182,6 +192,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     moderation: options.moderation,
     onBackgroundError: (error) => options.onBackgroundError?.('The moderation check failed; the message was checked by the word lists only', error),
   });
+  if (telemetry) conversations.onEvent(replyTiming(telemetry));
   const sessions = new SessionService({ conversations, store, secret: options.jwtSecret, clock });
   const limits = new AccessLimits({
     store,

@@ -8,6 +8,8 @@ import { createSerializer } from './edge/serializer.js';
 import { createUrlBuilder } from './edge/urls.js';
 import { attachRealtime } from './realtime/realtime.js';
 import type { Realtime } from './realtime/realtime.js';
+import type { ReconnectHint } from './edge/connection-gate.js';
+import { Lifecycle } from './observability/health.js';
 
 /** Everything the service answers on one HTTP server. */
 export interface Host {
@@ -15,6 +17,13 @@ export interface Host {
   /** Long-lived connections (SSE, socket.io, WebSocket) and their credentials. */
   connections: ConnectionGate;
   realtime: Realtime;
+  /** Whether the server is stopping, as `/health/ready` reports it. */
+  lifecycle: Lifecycle;
+  /**
+   * The first step of a graceful shutdown: readiness fails, new long-lived connections are
+   * refused, and every open one (SSE, socket.io, WebSocket) gets the `reconnect` hint and is closed.
+   */
+  shutdown(hint: ReconnectHint): void;
   /** Closes realtime connections and stops watching credentials (the HTTP server is the caller's). */
   close(): Promise<void>;
 }
@@ -26,6 +35,7 @@ export interface Host {
 export function attachHost(server: HttpServer, options: Omit<AppOptions, 'connections'>): Host {
   const { service, config } = options;
   const connections = new ConnectionGate(service);
+  const lifecycle = options.lifecycle ?? new Lifecycle();
   const serializer = createSerializer(config.apiStyle);
   guardConnections(server, {
     maxPerAddress: config.maxConnectionsPerAddress,
@@ -33,13 +43,18 @@ export function attachHost(server: HttpServer, options: Omit<AppOptions, 'connec
     serializer,
     ids: service.ids,
   });
-  const app = createApp({ ...options, connections });
+  const app = createApp({ ...options, connections, lifecycle });
   server.on('request', app.callback());
   const realtime = attachRealtime(server, service, connections, serializer, createUrlBuilder(config.publicUrl));
   return {
     app,
     connections,
     realtime,
+    lifecycle,
+    shutdown(hint) {
+      lifecycle.stop();
+      connections.shutdown(hint);
+    },
     async close() {
       await realtime.close();
       connections.close();

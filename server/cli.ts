@@ -119,6 +119,7 @@ async function run(service: AvatarService, command: string, values: Record<strin
 
 async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
   const running = await startServer(config);
+  const { logger } = running;
   const lines = [
     config.devBootstrap
       ? `avatar-service listening on ${running.url} — open ${config.publicUrl}/ for the demo`
@@ -130,20 +131,37 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
       'Development bootstrap (DEV_BOOTSTRAP): created a demo account and a test API key.',
       `  account: ${DEMO_EMAIL}  password: ${running.bootstrap.password}`,
       `  API key: ${running.bootstrap.key}   (shown once; it is stored only as a hash)`,
-      `  try: curl -H "Authorization: Bearer ${running.bootstrap.key}" -H "Content-Type: application/json" \\`,
-      `         -d '{"avatar_id":"luna-001"}' ${config.publicUrl}/v1/conversations`,
+      `  try: curl -H "Authorization: Bearer ${running.bootstrap.key}" -H "Content-Type: application/json" -d '{"avatar_id":"luna-001"}' ${config.publicUrl}/v1/conversations`,
     );
   } else if (running.bootstrap) {
     lines.push(`Demo account ${DEMO_EMAIL}; another test key: npx avatar-service keys create --email ${DEMO_EMAIL} --name dev --test`);
   }
-  console.log(lines.join('\n'));
-  const stop = async () => {
-    await running.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
-  return new Promise<number>(() => undefined);
+  // Logs are JSON lines from the first: the banner is one line per sentence, in `msg`.
+  for (const line of lines) logger.info(line);
+  return new Promise<number>(() => {
+    const stop = (signal: NodeJS.Signals) => {
+      logger.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down');
+      // A second signal, or a shutdown past SHUTDOWN_TIMEOUT_MS, exits at once with 1.
+      process.once(signal, () => exit(1, 'second signal: exiting without waiting'));
+      const timer = setTimeout(() => exit(1, `shutdown took longer than SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms): exiting anyway`), config.shutdownTimeoutMs);
+      timer.unref();
+      running.close().then(
+        () => {
+          clearTimeout(timer);
+          logger.info('stopped');
+          // Nothing is left to wait for; a handle some library forgot must not keep the process up.
+          process.exit(0);
+        },
+        (error: unknown) => exit(1, `shutdown failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    };
+    const exit = (code: number, message: string) => {
+      logger.error(message);
+      process.exit(code);
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -14,7 +14,10 @@ import {
   EmlFileMailer,
   SmtpMailer,
 } from '../core/index.js';
-import type { Mailer } from '../core/index.js';
+import type { Mailer, Telemetry } from '../core/index.js';
+import { pino } from 'pino';
+import { createLogger, errorFields } from './observability/logger.js';
+import type { Logger } from './observability/logger.js';
 import type { ServerConfig } from './config.js';
 import { ConfigError } from './config.js';
 import { chatVendors, createVendor, isVendorConfigured, speechVendors } from './vendors.js';
@@ -94,8 +97,17 @@ export function providerOptionsFor(
   };
 }
 
+/** What the server hands the core besides configuration. */
+export interface ServiceHooks {
+  /** Metrics of vendor calls, reply timings and webhook attempts. */
+  telemetry?: Telemetry;
+  /** Where fallbacks and background failures are logged; stderr lines when absent (the CLI's one-shot commands). */
+  logger?: Logger;
+}
+
 /** The composition root: turns configuration into a running core. */
-export async function createServiceFromConfig(config: ServerConfig): Promise<AvatarService> {
+export async function createServiceFromConfig(config: ServerConfig, hooks: ServiceHooks = {}): Promise<AvatarService> {
+  const logger = hooks.logger ?? createLogger(config.logLevel, pino.destination(2));
   const providers = providerOptionsFor(config);
   const store = await openStore(config);
   return createAvatarService({
@@ -104,13 +116,14 @@ export async function createServiceFromConfig(config: ServerConfig): Promise<Ava
     jwtSecret: config.jwtSecret,
     ...providers,
     onFallback: ({ kind, failed, next, error }) =>
-      console.warn(`${kind} provider '${failed}' failed (${error instanceof Error ? error.message : String(error)}); '${next}' takes over`),
+      logger.warn({ kind, failed, next, ...errorFields(error) }, `${kind} provider '${failed}' failed; '${next}' takes over`),
     conversationIdleTimeoutMs: config.conversationIdleTimeoutMs,
     avatarMaxBytes: config.avatarMaxBytes,
     ids: idsFor(config),
     ...webhookOptionsFor(config),
     ...moderationOptionsFor(config),
-    onBackgroundError: (message, error) => console.error(`${message}: ${error instanceof Error ? error.message : String(error ?? '')}`),
+    onBackgroundError: (message, error) => logger.error(errorFields(error), message),
+    ...(hooks.telemetry && { telemetry: hooks.telemetry }),
   });
 }
 

@@ -8,6 +8,9 @@ import { createServiceFromConfig } from './create-service.js';
 import { devBootstrap } from './dev-bootstrap.js';
 import type { Realtime } from './realtime/realtime.js';
 import type { BootstrapResult } from './dev-bootstrap.js';
+import { createLogger } from './observability/logger.js';
+import type { Logger } from './observability/logger.js';
+import { Metrics } from './observability/metrics.js';
 
 export interface RunningServer {
   url: string;
@@ -15,37 +18,59 @@ export interface RunningServer {
   service: AvatarService;
   bootstrap: BootstrapResult | undefined;
   realtime: Realtime;
-  /** Stops accepting connections, ends streams, closes the service. */
+  /** The server's log (JSON lines on stdout at `LOG_LEVEL`). */
+  logger: Logger;
+  metrics: Metrics;
+  /**
+   * A graceful shutdown: readiness fails and the listening socket closes; open streams and
+   * sockets get the `reconnect` hint and are closed; running replies stop (kept as interrupted);
+   * requests in progress finish; webhook attempts in flight finish and claimed ones not started
+   * are handed back; the store closes. Bound it with a timer (`SHUTDOWN_TIMEOUT_MS`, as `serve` does).
+   */
   close(): Promise<void>;
 }
 
+/** How long clients told to reconnect should wait: enough for a load balancer to see this node leave. */
+const RECONNECT_AFTER_MS = 1_000;
+
 /** Starts the HTTP server on the configured address with a service built from the config. */
 export async function startServer(config: ServerConfig, service?: AvatarService): Promise<RunningServer> {
-  const svc = service ?? (await createServiceFromConfig(config));
+  const logger = createLogger(config.logLevel);
+  const metrics = new Metrics();
+  const svc = service ?? (await createServiceFromConfig(config, { telemetry: metrics, logger: logger.child({ component: 'core' }) }));
   await svc.start();
   const bootstrap = config.devBootstrap ? await devBootstrap(svc) : undefined;
   const server = createServer();
-  const hosted = attachHost(server, { service: svc, config, ...(config.accessLog && { accessLog: (line: string) => void process.stdout.write(`${line}\n`) }) });
+  const hosted = attachHost(server, { service: svc, config, logger, accessLog: config.accessLog, metrics });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
     server,
     service: svc,
     bootstrap,
     realtime: hosted.realtime,
-    async close() {
-      await svc.conversations.close();
-      await hosted.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await svc.close();
+    logger,
+    metrics,
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        hosted.shutdown({ reason: 'shutdown', retry_after_ms: RECONNECT_AFTER_MS });
+        await svc.conversations.close();
+        await hosted.close();
+        // Keep-alive connections become idle as their last responses end: close them as they do.
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        server.closeIdleConnections();
+        await closed.finally(() => clearInterval(idle));
+        await svc.close();
+      })();
+      return closing;
     },
   };
 }

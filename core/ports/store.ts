@@ -342,6 +342,8 @@ export interface WebhookDeliveryRepository {
   update(id: string, patch: DeliveryPatch): Promise<void>;
   /** Cancels the webhook's pending deliveries (it was disabled). */
   cancelPending(webhookId: string): Promise<number>;
+  /** Deliveries waiting to be sent: pending ones and outbox rows not yet moved to deliveries (the queue depth). */
+  countQueued(): Promise<number>;
   /** Deletes finished deliveries created before `before`; returns how many. */
   prune(before: number): Promise<number>;
   /** The webhook's deliveries, newest first; at most `limit` of those whose id sorts before `before`. */

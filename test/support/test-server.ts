@@ -12,7 +12,7 @@ import {
   createLocalSpeechProvider,
   createSqliteStore,
 } from '../../core/index.js';
-import { attachHost, idsFor, loadConfig, moderationOptionsFor, providerOptionsFor, webhookOptionsFor } from '../../server/index.js';
+import { attachHost, createLogger, idsFor, loadConfig, moderationOptionsFor, providerOptionsFor, webhookOptionsFor } from '../../server/index.js';
 import type { ServerConfig } from '../../server/index.js';
 
 export interface TestServer {
@@ -40,10 +40,10 @@ export interface TestServerOptions {
    * `aiProviders`, when also given, replace the AI part.
    */
   providersFromConfig?: boolean;
-  /** Receives what the app logs (unexpected errors); discarded unless given. */
+  /** Receives what the app logs besides request lines (unexpected errors, as `Error`s with their stacks); discarded unless given. */
   log?: (message: string, error?: unknown) => void;
-  /** Receives the access log; off unless given. */
-  accessLog?: (line: string) => void;
+  /** Receives each request line of the log, as parsed JSON; off unless given. */
+  accessLog?: (line: Record<string, unknown>) => void;
   /** Caps the SQLite file at this many 4 KiB pages: a disk that fills up. */
   maxPageCount?: number;
   /** Where audio goes; a folder of the data directory unless given. */
@@ -82,7 +82,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const liveKey = (await service.accounts.createApiKey(a.id, { name: 'live A', mode: 'live' })).key;
   const otherKey = (await service.accounts.createApiKey(b.id, { name: 'test B', mode: 'test' })).key;
 
-  const host = attachHost(server, { service, config, log: options.log ?? (() => undefined), ...(options.accessLog && { accessLog: options.accessLog }) });
+  const host = attachHost(server, { service, config, logger: testLogger(options), accessLog: options.accessLog !== undefined });
 
   return {
     url,
@@ -110,4 +110,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The app's JSON log, parsed line by line and handed to the test's `log` and `accessLog`. */
+function testLogger({ log, accessLog }: Pick<TestServerOptions, 'log' | 'accessLog'>) {
+  return createLogger('info', {
+    write(text: string) {
+      const line = JSON.parse(text) as Record<string, unknown> & { msg: string; err?: { message: string; stack?: string } };
+      if (line.msg === 'request') accessLog?.(line);
+      else log?.(line.msg, line.err && Object.assign(new Error(line.err.message), { stack: line.err.stack }));
+    },
+  });
 }
