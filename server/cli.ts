@@ -136,8 +136,9 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
   } else if (running.bootstrap) {
     lines.push(`Demo account ${DEMO_EMAIL}; another test key: npx avatar-service keys create --email ${DEMO_EMAIL} --name dev --test`);
   }
-  // Logs are JSON lines from the first: the banner is one line per sentence, in `msg`.
-  for (const line of lines) logger.info(line);
+  // Logs are JSON lines from the first: the banner is one line per sentence, in `msg`, with
+  // "listening on" last, so whoever waits for it (a script, a test) has read all the others.
+  for (const line of [...lines.slice(1), lines[0]!]) logger.info(line);
   return new Promise<number>(() => {
     const stop = (signal: NodeJS.Signals) => {
       logger.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down');

@@ -10,9 +10,34 @@ const seconds = (since: number) => (performance.now() - since) / 1000;
  * call the caller aborted or stopped reading is not the vendor's failure and counts as ok).
  */
 export function observedAiProvider(provider: AIProvider, telemetry: Telemetry): AIProvider {
-  return forwarding(provider, {
+  // Every member read through from the provider (some change, e.g. `configured`), `chatModel` observed.
+  return {
+    get id() {
+      return provider.id;
+    },
+    get name() {
+      return provider.name;
+    },
+    get description() {
+      return provider.description;
+    },
+    get kind() {
+      return provider.kind;
+    },
+    get configured() {
+      return provider.configured;
+    },
+    get models() {
+      return provider.models;
+    },
+    get anyModel() {
+      return provider.anyModel;
+    },
+    get defaultModel() {
+      return provider.defaultModel;
+    },
     chatModel: (modelId?: string) => observedChatModel(provider.chatModel(modelId), telemetry),
-  });
+  };
 }
 
 function observedChatModel(model: ChatModel, telemetry: Telemetry): ChatModel {
@@ -47,8 +72,18 @@ async function* observedStream(model: ChatModel, request: ChatRequest, telemetry
 
 /** The engine as it is, but every synthesis is timed for `telemetry` with its outcome (an aborted one is not an error). */
 export function observedSpeechProvider(provider: SpeechProvider, telemetry: Telemetry): SpeechProvider {
-  return forwarding(provider, {
-    synthesize: async (request: SpeechRequest): Promise<SpeechResult> => {
+  return {
+    get id() {
+      return provider.id;
+    },
+    get name() {
+      return provider.name;
+    },
+    available: () => provider.available(),
+    voices: () => provider.voices(),
+    engineVoiceFor: (voiceId) => provider.engineVoiceFor(voiceId),
+    close: () => provider.close(),
+    async synthesize(request: SpeechRequest): Promise<SpeechResult> {
       const started = performance.now();
       let outcome: 'ok' | 'error' = 'ok';
       try {
@@ -60,19 +95,5 @@ export function observedSpeechProvider(provider: SpeechProvider, telemetry: Tele
         telemetry.vendorCall({ kind: 'speech', provider: provider.id, seconds: seconds(started), outcome });
       }
     },
-  });
-}
-
-/**
- * `target` with some methods replaced. Providers are often class instances with private fields
- * and getters, so every other property is read from, and every other method bound to, the target.
- */
-function forwarding<T extends object>(target: T, overrides: Partial<T>): T {
-  return new Proxy(target, {
-    get(object, property) {
-      if (Object.hasOwn(overrides, property)) return overrides[property as keyof T];
-      const value = Reflect.get(object, property, object) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
-    },
-  });
+  };
 }

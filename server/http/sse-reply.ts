@@ -19,8 +19,7 @@ export interface SseReply {
  * closes after the last event or when the client leaves (which aborts the reply upstream).
  */
 export function streamReplyAsSse(ctx: Context, events: AsyncIterable<ReplyEvent>, urls: UrlBuilder, onClose?: () => void): SseReply {
-  const sse = new SseWriter(ctx);
-  if (onClose) ctx.res.once('close', onClose);
+  const sse = new SseWriter(ctx, onClose);
   void (async () => {
     try {
       for await (const event of events) {

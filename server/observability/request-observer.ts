@@ -19,10 +19,7 @@ export function observeRequests({ metrics, logger }: RequestObserverOptions): Mi
   const log = logger?.isLevelEnabled('info') ? logger : undefined;
   return async (ctx, next) => {
     const started = performance.now();
-    let observed = false;
     const observe = () => {
-      if (observed) return;
-      observed = true;
       const ms = performance.now() - started;
       const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       metrics.request(ctx.method, route, ctx.status, ms / 1000);
@@ -31,7 +28,7 @@ export function observeRequests({ metrics, logger }: RequestObserverOptions): Mi
       if (ctx.res.writableFinished) log.info(line, 'request');
       else log.info({ ...line, closed_early: true }, 'request');
     };
-    ctx.res.once('finish', observe);
+    // `close` follows `finish`, or comes alone when the client leaves first: one listener serves both.
     ctx.res.once('close', observe);
     await next();
   };

@@ -129,9 +129,8 @@ export function aiRoutes(service: AvatarService): Route[] {
           connection.release();
           throw error;
         }
-        sse = new SseWriter(ctx);
+        sse = new SseWriter(ctx, () => connection.release());
         const writer = sse;
-        ctx.res.once('close', () => connection.release());
         void (async () => {
           try {
             for await (const part of stream.parts) {
