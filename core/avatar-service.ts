@@ -37,6 +37,8 @@ import type { Telemetry } from './ports/telemetry.js';
 import { noTelemetry } from './ports/telemetry.js';
 import { observedAiProvider, observedSpeechProvider } from './telemetry/observed-providers.js';
 import { replyTiming } from './telemetry/reply-timing.js';
+import { RetentionSweeper } from './retention/retention-sweeper.js';
+import type { RetentionOptions } from './retention/retention-sweeper.js';
 
 /** Webhook delivery settings (docs/webhooks.md). */
 export interface WebhookOptions {
@@ -92,6 +94,8 @@ export interface AvatarServiceOptions {
   ids?: IdGenerator;
   /** Told of vendor calls, reply timings and webhook attempts, for metrics (none by default). */
   telemetry?: Telemetry;
+  /** How long reply audio and conversations are kept; for ever by default. Each period at least an hour. */
+  retention?: RetentionOptions;
 }
 
 /**
@@ -121,6 +125,8 @@ export interface AvatarService {
   readonly webhooks: WebhookService;
   /** Delivers webhook events; `drain()` sends everything due now. */
   readonly webhookDispatcher: WebhookDispatcher;
+  /** Deletes reply audio and conversations past their retention periods; `sweep()` runs one sweep now. */
+  readonly retention: RetentionSweeper;
   readonly store: Store;
   /** The blob store as clients read it: a reply's whole MP3 is joined from its clips (`withJoinedReplyAudio`). */
   readonly blobs: BlobStore;
@@ -193,6 +199,14 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     onBackgroundError: (error) => options.onBackgroundError?.('The moderation check failed; the message was checked by the word lists only', error),
   });
   if (telemetry) conversations.onEvent(replyTiming(telemetry));
+  const retention = new RetentionSweeper({
+    store,
+    blobs,
+    clock,
+    conversations,
+    options: options.retention ?? {},
+    ...(options.onBackgroundError && { onError: options.onBackgroundError }),
+  });
   const sessions = new SessionService({ conversations, store, secret: options.jwtSecret, clock });
   const limits = new AccessLimits({
     store,
@@ -227,6 +241,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     tts: new TtsService({ speech, blobs, ids, usage }),
     webhooks,
     webhookDispatcher,
+    retention,
     store,
     blobs: withJoinedReplyAudio(blobs),
     clock,
@@ -237,9 +252,11 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
       sweeper = setInterval(() => void conversations.endIdle(idleMs).catch(() => undefined), Math.min(idleMs, 60_000));
       sweeper.unref();
       webhookDispatcher.start();
+      retention.start();
     },
     async close() {
       if (sweeper) clearInterval(sweeper);
+      await retention.close();
       await conversations.close();
       await webhookDispatcher.close();
       await options.mailer?.close();

@@ -14,7 +14,7 @@ import {
   EmlFileMailer,
   SmtpMailer,
 } from '../core/index.js';
-import type { Mailer, Telemetry } from '../core/index.js';
+import type { Mailer, RetentionOptions, Telemetry } from '../core/index.js';
 import { pino } from 'pino';
 import { createLogger, errorFields } from './observability/logger.js';
 import type { Logger } from './observability/logger.js';
@@ -124,7 +124,16 @@ export async function createServiceFromConfig(config: ServerConfig, hooks: Servi
     ...moderationOptionsFor(config),
     onBackgroundError: (message, error) => logger.error(errorFields(error), message),
     ...(hooks.telemetry && { telemetry: hooks.telemetry }),
+    retention: retentionOptionsFor(config),
   });
+}
+
+/** `AUDIO_RETENTION` and `CONVERSATION_RETENTION` (unset: kept for ever). */
+export function retentionOptionsFor(config: ServerConfig): RetentionOptions {
+  return {
+    ...(config.audioRetentionMs !== undefined && { audioMs: config.audioRetentionMs }),
+    ...(config.conversationRetentionMs !== undefined && { conversationsMs: config.conversationRetentionMs }),
+  };
 }
 
 /** Webhook delivery and the mailer that tells owners of failing webhooks, from configuration. */

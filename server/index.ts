@@ -3,7 +3,7 @@ export { createApp } from './app.js';
 export type { AppOptions } from './app.js';
 export { loadConfig, ConfigError, parseDuration } from './config.js';
 export type { ServerConfig, ApiStyle } from './config.js';
-export { createServiceFromConfig, idsFor, mailerFor, moderationOptionsFor, openStore, providerOptionsFor, webhookOptionsFor } from './create-service.js';
+export { createServiceFromConfig, idsFor, mailerFor, moderationOptionsFor, openStore, providerOptionsFor, retentionOptionsFor, webhookOptionsFor } from './create-service.js';
 export { startServer } from './start-server.js';
 export type { RunningServer } from './start-server.js';
 export { attachHost } from './attach-host.js';
