@@ -13,7 +13,7 @@ import {
   createSqliteStore,
 } from '../../core/index.js';
 import { attachHost, createLogger, idsFor, loadConfig, moderationOptionsFor, providerOptionsFor, webhookOptionsFor } from '../../server/index.js';
-import type { ServerConfig } from '../../server/index.js';
+import type { Host, Metrics, ServerConfig } from '../../server/index.js';
 
 export interface TestServer {
   url: string;
@@ -28,6 +28,8 @@ export interface TestServer {
   otherKey: string;
   accountId: string;
   request(path: string, init?: RequestInit & { json?: unknown; auth?: string | null }): Promise<Response>;
+  /** The hosted app: its gate, realtime transports, and `shutdown` (the first step of a graceful stop). */
+  host: Host;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,8 @@ export interface TestServerOptions {
   maxPageCount?: number;
   /** Where audio goes; a folder of the data directory unless given. */
   blobs?: BlobStore;
+  /** The metrics, also the core's telemetry; a fresh registry of the app's own unless given. */
+  metrics?: Metrics;
 }
 
 /**
@@ -68,6 +72,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     avatarMaxBytes: config.avatarMaxBytes,
     ...webhookOptionsFor(config),
     ...moderationOptionsFor(config),
+    ...(options.metrics && { telemetry: options.metrics }),
     ...(options.providersFromConfig
       ? { ...providerOptionsFor(config), ...(options.aiProviders && { aiProviders: options.aiProviders }) }
       : {
@@ -82,7 +87,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const liveKey = (await service.accounts.createApiKey(a.id, { name: 'live A', mode: 'live' })).key;
   const otherKey = (await service.accounts.createApiKey(b.id, { name: 'test B', mode: 'test' })).key;
 
-  const host = attachHost(server, { service, config, logger: testLogger(options), accessLog: options.accessLog !== undefined });
+  const host = attachHost(server, {
+    service,
+    config,
+    logger: testLogger(options),
+    accessLog: options.accessLog !== undefined,
+    ...(options.metrics && { metrics: options.metrics }),
+  });
 
   return {
     url,
@@ -93,6 +104,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     liveKey,
     otherKey,
     accountId: a.id,
+    host,
     request(path, init = {}) {
       const { json, auth, ...rest } = init;
       const headers = new Headers(rest.headers);
