@@ -140,10 +140,16 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
   // "listening on" last, so whoever waits for it (a script, a test) has read all the others.
   for (const line of [...lines.slice(1), lines[0]!]) logger.info(line);
   return new Promise<number>(() => {
-    const stop = (signal: NodeJS.Signals) => {
-      logger.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down');
+    const exit = (code: number, message: string) => {
+      logger.error(message);
+      process.exit(code);
+    };
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
       // A second signal, or a shutdown past SHUTDOWN_TIMEOUT_MS, exits at once with 1.
-      process.once(signal, () => exit(1, 'second signal: exiting without waiting'));
+      if (stopping) return exit(1, `${signal} during shutdown: exiting without waiting`);
+      stopping = true;
+      logger.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down');
       const timer = setTimeout(() => exit(1, `shutdown took longer than SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms): exiting anyway`), config.shutdownTimeoutMs);
       timer.unref();
       running.close().then(
@@ -156,12 +162,8 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
         (error: unknown) => exit(1, `shutdown failed: ${error instanceof Error ? error.message : String(error)}`),
       );
     };
-    const exit = (code: number, message: string) => {
-      logger.error(message);
-      process.exit(code);
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
 }
 
