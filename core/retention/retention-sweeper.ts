@@ -61,20 +61,29 @@ export class RetentionSweeper {
   start(): void {
     if (!this.enabled) return;
     const intervalMs = this.#deps.options.intervalMs ?? 10 * 60_000;
-    this.#timer = setInterval(() => void this.sweep(), intervalMs);
+    this.#timer = setInterval(() => {
+      if (!this.#running) void this.sweep();
+    }, intervalMs);
     this.#timer.unref();
     void this.sweep();
   }
 
-  /** One sweep now (a sweep already running is joined); never throws — failures go to `onError`. */
+  /**
+   * One sweep as of now, after the one running (if any) ends, so what it reports is measured from
+   * the time it was asked for; never throws — failures go to `onError`.
+   */
   sweep(): Promise<SweepResult> {
-    this.#running ??= this.#sweep()
-      .catch((error: unknown) => {
+    const next = (this.#running ?? Promise.resolve()).then(() =>
+      this.#sweep().catch((error: unknown) => {
         this.#deps.onError?.('the retention sweep failed; the next one tries again', error);
         return { audioDeleted: 0, conversationsDeleted: 0 };
-      })
-      .finally(() => (this.#running = undefined));
-    return this.#running;
+      }),
+    );
+    this.#running = next;
+    void next.finally(() => {
+      if (this.#running === next) this.#running = undefined;
+    });
+    return next;
   }
 
   async close(): Promise<void> {
