@@ -27,7 +27,7 @@ import { healthRoute, probeRoutes } from './routes/health-routes.js';
 import { metricsRoute } from './routes/metrics-routes.js';
 import { observeRequests } from './observability/request-observer.js';
 import { Metrics } from './observability/metrics.js';
-import { errorFields, silentLogger } from './observability/logger.js';
+import { createLogger, errorFields } from './observability/logger.js';
 import type { Logger } from './observability/logger.js';
 import { HealthChecks, Lifecycle, blobStoreCheck, databaseCheck } from './observability/health.js';
 import type { DependencyCheck } from './observability/health.js';
@@ -39,7 +39,7 @@ import { webhookRoutes } from './routes/webhook-routes.js';
 export interface AppOptions {
   service: AvatarService;
   config: ServerConfig;
-  /** The server's log (JSON lines); silent when absent. */
+  /** The server's log (JSON lines); when absent, warnings and errors as JSON lines on stdout (no request lines). */
   logger?: Logger;
   /** One `request` line per request in the log (`ACCESS_LOG`); default true. */
   accessLog?: boolean;
@@ -60,7 +60,7 @@ export interface AppOptions {
 export function createApp({
   service,
   config,
-  logger = silentLogger(),
+  logger = createLogger('warn'),
   accessLog = true,
   metrics = new Metrics(),
   connections = new ConnectionGate(service),

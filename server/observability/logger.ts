@@ -1,6 +1,5 @@
 import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
-
 import type { LogLevel } from '../config.js';
 
 export type { Logger };
@@ -18,11 +17,6 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     formatters: { level: (label: string) => ({ level: label }) },
   };
   return destination ? pino(options, destination) : pino(options);
-}
-
-/** A logger that writes nothing: the default of hosts (tests, benchmarks, embedding apps) that pass none. */
-export function silentLogger(): Logger {
-  return pino({ level: 'silent' });
 }
 
 /** An error as log fields: its message and stack (pino's `err` serializer does the same for `err`). */
