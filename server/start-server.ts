@@ -12,6 +12,7 @@ import type { BootstrapResult } from './dev-bootstrap.js';
 import { createLogger } from './observability/logger.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
+import { redisCheck } from './observability/health.js';
 
 export interface RunningServer {
   url: string;
@@ -66,7 +67,7 @@ async function serve(config: ServerConfig, svc: AvatarService, redis: RedisScale
     logger,
     accessLog: config.accessLog,
     metrics,
-    ...(redis && { socketIoAdapter: await socketIoRedisAdapter(redis) }),
+    ...(redis && { socketIoAdapter: await socketIoRedisAdapter(redis), dependencies: [redisCheck(redis)] }),
   });
   await hosted.realtime.ready;
   await new Promise<void>((resolve, reject) => {

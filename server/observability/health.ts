@@ -102,3 +102,8 @@ export function blobStoreCheck(blobs: BlobStore): DependencyCheck {
     },
   };
 }
+
+/** Redis answers `PING` (when `REDIS_URL` is set). */
+export function redisCheck(redis: { ping(): Promise<void> }): DependencyCheck {
+  return { name: 'redis', check: async () => void (await redis.ping()) };
+}
