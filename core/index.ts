@@ -24,6 +24,7 @@ export { KyselyStore } from './storage/kysely/kysely-store.js';
 export { FsBlobStore } from './blobs/fs-blob-store.js';
 
 export { AccountService, Tiers } from './accounts/account-service.js';
+export type { ExternalTokenOptions } from './accounts/jwt.js';
 export type { Principal } from './accounts/principal.js';
 export { redactApiKey } from './accounts/api-key-secret.js';
 

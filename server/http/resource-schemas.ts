@@ -202,6 +202,30 @@ const conversationFields = {
   usage,
 };
 
+export const conversationSummarySchema = s.object(
+  {
+    id: s.string({ description: 'conv_…' }),
+    avatar: s.string({ description: 'The avatar id' }),
+    persona: s.nullable(s.string({ description: 'The persona id, if any' })),
+    mode: s.enum(every<KeyMode>()(['live', 'test']), 'The mode of the key that created it'),
+    status: createdFields.status,
+    created_at: time('When the conversation was created'),
+    ended_at: nullableTime('When it ended; null while it goes on'),
+    message_count: s.integer({ min: 0, description: 'Messages stored (replies being written are not counted)' }),
+    escalated: s.boolean('Handed to a person at some point (see escalated_at on the conversation)'),
+  },
+  'A conversation in a list',
+);
+
+export const conversationListSchema = s.object(
+  {
+    object: s.enum(['list'] as const),
+    data: s.array(conversationSummarySchema, { description: 'Newest first' }),
+    has_more: s.boolean('More follow: ask again with starting_after set to the last id'),
+  },
+  "One page of the account's conversations",
+);
+
 export const conversationCreatedSchema = s.object(createdFields, 'A new conversation');
 
 export const conversationSchema = s.object(conversationFields, 'A conversation with its usage');
@@ -307,6 +331,10 @@ export const ttsSynthesisSchema = s.object({
 export const loginSchema = s.object({
   token: s.string({ description: 'Account token (JWT) for the key management routes' }),
   expires_at: time('When the token stops working'),
+});
+
+export const authConfigSchema = s.object({
+  signup: s.boolean('true: POST /v1/auth/signup creates accounts (ALLOW_SIGNUP=true)'),
 });
 
 const apiKeyFields = {
