@@ -99,7 +99,8 @@ export { MemoryConnectionCounter } from './access/connection-counter.js';
 export type { ConnectionCounter, ConnectionLease } from './access/connection-counter.js';
 export { AccessLimits } from './access/access-limits.js';
 export { UsageService } from './usage/usage-service.js';
-export type { UsageReport } from './usage/usage-service.js';
+export { MAX_DAILY_WINDOW } from './usage/usage-service.js';
+export type { DailyFigures, DailyReport, UsageReport } from './usage/usage-service.js';
 
 export type * from './ports/mailer.js';
 export { EmlFileMailer } from './mail/eml-file-mailer.js';

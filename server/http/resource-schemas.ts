@@ -4,6 +4,7 @@ import type {
   EscalationReason,
   FinishReason,
   KeyMode,
+  Tier,
   MessageRole,
   MessageStatus,
   ModelCapability,
@@ -258,6 +259,33 @@ export const usageReportSchema = s.object({
     { description: 'Days with usage only, oldest first' },
   ),
 });
+
+export const dailyUsageSchema = s.object(
+  {
+    from: s.string({ format: 'date', description: 'First UTC day of the window' }),
+    to: s.string({ format: 'date', description: 'Last UTC day of the window: today' }),
+    mode: s.nullable(s.enum(every<KeyMode>()(['live', 'test']), 'The mode reported; null: live and test added together')),
+    tier: s.enum(every<Tier>()(['free', 'creator', 'pro', 'enterprise'])),
+    limits: s.object(
+      {
+        requests_per_minute: s.integer({ min: 0, description: "Requests per minute across the account's keys and sessions" }),
+        connections: s.integer({ min: 0, description: 'Open SSE streams plus realtime sockets at once' }),
+      },
+      "The account's limits (its tier's, or its own for enterprise agreements)",
+    ),
+    total: s.object({ ai_tokens: count('AI tokens'), tts_characters: count('Characters synthesized'), conversations: count('Conversations started') }),
+    days: s.array(
+      s.object({
+        date: s.string({ format: 'date' }),
+        ai_tokens: count('AI tokens'),
+        tts_characters: count('Characters synthesized'),
+        conversations: count('Conversations started that day (deleted ones are not counted)'),
+      }),
+      { description: 'Every day of the window, oldest first, zeros included' },
+    ),
+  },
+  'Usage per day for a chart, with totals and limits',
+);
 
 // AI
 
