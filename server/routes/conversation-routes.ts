@@ -201,9 +201,12 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{
 const isoTime = (description: string) =>
   s.string({ pattern: ISO_TIME, patternHint: 'be an ISO 8601 time such as 2026-01-31T12:00:00Z or a date such as 2026-01-31', format: 'date-time', description });
 
-/** An ISO 8601 time (checked by {@link ISO_TIME}) as epoch ms; a calendar-impossible one is a 400. */
+/** An ISO 8601 time (shaped as {@link ISO_TIME}) as epoch ms; an impossible one (2026-02-30, 25:00) is a 400. */
 function epochMs(field: string, value: string): number {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
   const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new ValidationError(field, `${field} must be a real time, got '${value}'`);
+  if (Number.isNaN(ms) || new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day || month < 1 || month > 12) {
+    throw new ValidationError(field, `${field} must be a real time, got '${value}'`);
+  }
   return ms;
 }
