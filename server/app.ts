@@ -22,6 +22,7 @@ import { aiRoutes } from './routes/ai-routes.js';
 import { ttsRoutes } from './routes/tts-routes.js';
 import { avatarRoutes } from './routes/avatar-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
+import { conversationListRoutes } from './routes/conversation-list-routes.js';
 import { demoRoutes } from './routes/demo-routes.js';
 import { audioRoute, avatarAssetRoute, avatarFileRoute } from './routes/file-routes.js';
 import { healthRoute } from './routes/health-routes.js';
@@ -55,6 +56,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     health,
     ...avatarRoutes(paths.avatarAssets, urls, config.avatarMaxBytes),
     ...personaRoutes(),
+    ...conversationListRoutes(),
     ...conversationRoutes(service, urls),
     ...sessionRoutes(service),
     ...usageRoutes(),
