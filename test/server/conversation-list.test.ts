@@ -157,3 +157,26 @@ describe('GET /v1/conversations', () => {
     );
   });
 });
+
+describe('GET /v1/conversations in the envelope style', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ env: { API_STYLE: 'envelope' } });
+  });
+  after(() => t.close());
+
+  it('pages with UUID cursors and camelCase fields', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await t.request('/v1/conversations', { method: 'POST', json: { avatar_id: 'luna-001' } });
+      made.push(((await res.json()) as { data: { id: string } }).data.id);
+    }
+    assert.ok(made.every((id) => /^[0-9a-f-]{36}$/.test(id)));
+    type Envelope = { data: { object: string; data: { id: string; messageCount: number; createdAt: string; escalated: boolean }[]; hasMore: boolean } };
+    const first = ((await (await t.request('/v1/conversations?limit=2')).json()) as Envelope).data;
+    assert.deepEqual([first.object, first.hasMore, first.data.map((c) => c.id)], ['list', true, [made[2], made[1]]]);
+    assert.deepEqual([first.data[0]!.messageCount, first.data[0]!.escalated, typeof first.data[0]!.createdAt], [0, false, 'string']);
+    const second = ((await (await t.request(`/v1/conversations?limit=2&starting_after=${made[1]}`)).json()) as Envelope).data;
+    assert.deepEqual([second.hasMore, second.data.map((c) => c.id)], [false, [made[0]]]);
+  });
+});
