@@ -34,6 +34,7 @@ export { LruCache } from './util/lru-cache.js';
 export { FsBlobStore } from './blobs/fs-blob-store.js';
 
 export { AccountService, Tiers } from './accounts/account-service.js';
+export type { ExternalTokenOptions } from './accounts/jwt.js';
 export type { Principal } from './accounts/principal.js';
 export { redactApiKey } from './accounts/api-key-secret.js';
 
@@ -116,7 +117,8 @@ export { RedisConnectionCounter } from './redis/redis-connection-counter.js';
 export type { RedisConnectionCounterOptions } from './redis/redis-connection-counter.js';
 export { RedisMessageBus } from './redis/redis-message-bus.js';
 export { UsageService } from './usage/usage-service.js';
-export type { UsageReport } from './usage/usage-service.js';
+export { MAX_DAILY_WINDOW } from './usage/usage-service.js';
+export type { DailyFigures, DailyReport, UsageReport } from './usage/usage-service.js';
 
 export type * from './ports/mailer.js';
 export { EmlFileMailer } from './mail/eml-file-mailer.js';

@@ -133,6 +133,7 @@ export async function createServiceFromConfig(config: ServerConfig, hooks: Servi
     store,
     blobs: new FsBlobStore(config.blobDir),
     jwtSecret: config.jwtSecret,
+    ...(config.externalJwt && { externalTokens: config.externalJwt }),
     ...providers,
     onFallback: ({ kind, failed, next, error }) =>
       logger.warn({ kind, failed, next, ...errorFields(error) }, `${kind} provider '${failed}' failed; '${next}' takes over`),

@@ -1,4 +1,5 @@
 import type {
+  ConversationListItem,
   ApiKeyRecord,
   Avatar,
   ConversationRecord,
@@ -124,6 +125,21 @@ export function presentConversation(conversation: ConversationRecord, messages?:
     escalation_reason?: string;
     messages?: ReturnType<typeof presentMessage>[];
     usage: { ai_tokens: number; tts_characters: number };
+  };
+}
+
+/** A conversation as a list shows it (GET /v1/conversations). */
+export function presentConversationSummary({ conversation, messageCount }: ConversationListItem) {
+  return {
+    id: conversation.id,
+    avatar: conversation.avatarId,
+    persona: conversation.personaId,
+    mode: conversation.mode,
+    status: conversation.status,
+    created_at: isoTime(conversation.createdAt),
+    ended_at: timeOrNull(conversation.endedAt),
+    message_count: messageCount,
+    escalated: conversation.escalatedAt !== null,
   };
 }
 
