@@ -23,6 +23,7 @@ import { ttsRoutes } from './routes/tts-routes.js';
 import { avatarRoutes } from './routes/avatar-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
 import { demoRoutes } from './routes/demo-routes.js';
+import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { audioRoute, avatarAssetRoute, avatarFileRoute } from './routes/file-routes.js';
 import { healthRoute } from './routes/health-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
@@ -69,6 +70,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     health,
     avatarAssetRoute(new FsBlobStore(paths.avatarAssets)),
     ...demoRoutes(paths),
+    ...dashboardRoutes(paths),
     ...docsRoutes(paths.docsRenderer),
     ...(config.devBootstrap ? [demoSessionRoute(service)] : []),
   ];
