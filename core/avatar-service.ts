@@ -5,6 +5,8 @@ import type { Store } from './ports/store.js';
 import type { AIProvider } from './providers/chat-model.js';
 import type { SpeechProvider } from './speech/speech-provider.js';
 import { AccountService } from './accounts/account-service.js';
+import { externalTokenVerifier } from './accounts/jwt.js';
+import type { ExternalTokenOptions } from './accounts/jwt.js';
 import { AvatarLibrary, DEFAULT_AVATAR_MAX_BYTES } from './avatars/avatar-library.js';
 import type { Owner } from './ports/store.js';
 import { systemClock } from './clock.js';
@@ -58,6 +60,8 @@ export interface AvatarServiceOptions {
   blobs: BlobStore;
   /** HS256 secret for account and session tokens: at least 32 characters (`MIN_SECRET_LENGTH`). */
   jwtSecret: string;
+  /** Also accept account tokens from an external identity provider, checked against its key set. */
+  externalTokens?: ExternalTokenOptions;
   aiProviders: readonly AIProvider[];
   speechProviders: readonly SpeechProvider[];
   defaultAiProvider?: string;
@@ -139,7 +143,13 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider, options.ttsFallback, (e) =>
     options.onFallback?.({ kind: 'speech', ...e }),
   );
-  const accounts = new AccountService({ store, clock, ids, jwtSecret: options.jwtSecret });
+  const accounts = new AccountService({
+    store,
+    clock,
+    ids,
+    jwtSecret: options.jwtSecret,
+    ...(options.externalTokens && { externalTokens: externalTokenVerifier(options.externalTokens) }),
+  });
   const usage = new UsageService({ store, clock });
   const outbox = new WebhookOutbox({ clock, ids });
   const voices = new Set(avatarVoices().map((voice) => voice.id));

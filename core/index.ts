@@ -24,6 +24,7 @@ export { KyselyStore } from './storage/kysely/kysely-store.js';
 export { FsBlobStore } from './blobs/fs-blob-store.js';
 
 export { AccountService, Tiers } from './accounts/account-service.js';
+export type { ExternalTokenOptions } from './accounts/jwt.js';
 export type { Principal } from './accounts/principal.js';
 export { redactApiKey } from './accounts/api-key-secret.js';
 
@@ -98,7 +99,8 @@ export { MemoryConnectionCounter } from './access/connection-counter.js';
 export type { ConnectionCounter, ConnectionLease } from './access/connection-counter.js';
 export { AccessLimits } from './access/access-limits.js';
 export { UsageService } from './usage/usage-service.js';
-export type { UsageReport } from './usage/usage-service.js';
+export { MAX_DAILY_WINDOW } from './usage/usage-service.js';
+export type { DailyFigures, DailyReport, UsageReport } from './usage/usage-service.js';
 
 export type * from './ports/mailer.js';
 export { EmlFileMailer } from './mail/eml-file-mailer.js';

@@ -109,7 +109,7 @@ async function run(service: AvatarService, command: string, values: Record<strin
     }
     case 'token': {
       const account = await service.accounts.findAccountByEmail(need('email'));
-      const { token, expiresAt } = service.accounts.issueToken(account.id);
+      const { token, expiresAt } = await service.accounts.issueToken(account.id);
       return { token, expires_at: isoTime(expiresAt) };
     }
     default:

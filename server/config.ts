@@ -35,6 +35,10 @@ export interface ServerConfig {
   databaseUrl: string;
   redisUrl: string | undefined;
   jwtSecret: string;
+  /** An external identity provider whose tokens are accepted too (`JWT_JWKS_URL`, `JWT_ISSUER`, `JWT_AUDIENCE`, `JWT_ACCOUNT_CLAIM`). */
+  externalJwt: ExternalJwtConfig | undefined;
+  /** Self-service sign-up at `POST /v1/auth/signup` (`ALLOW_SIGNUP`, default off). */
+  allowSignup: boolean;
   apiStyle: ApiStyle;
   requireKeyForReads: boolean;
   production: boolean;
@@ -72,6 +76,14 @@ export interface ServerConfig {
   mailFrom: string;
   /** The vendor moderation check of users' messages (`MODERATION_PROVIDER`); unset: word lists only. */
   moderationProvider: 'openai' | undefined;
+}
+
+export interface ExternalJwtConfig {
+  jwksUrl: string;
+  issuer: string;
+  audience: string;
+  /** The claim holding the account's e-mail address. */
+  accountClaim: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -134,6 +146,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     databaseUrl,
     redisUrl: url(env, 'REDIS_URL'),
     jwtSecret: jwtSecret(env) ?? persistedSecret(dataDir),
+    externalJwt: externalJwt(env, production),
+    allowSignup: boolean(env, 'ALLOW_SIGNUP', false),
     apiStyle,
     requireKeyForReads: boolean(env, 'REQUIRE_KEY_FOR_READS', false),
     production,
@@ -287,6 +301,29 @@ function duration(env: Env, name: string, fallback: number): number {
   const ms = parseDuration(raw);
   if (ms === undefined || ms <= 0) throw new ConfigError(name, `must be a duration like 30s, 5m or 1h, got '${raw}'`);
   return ms;
+}
+
+/**
+ * An identity provider's key set, issuer and audience: all three or none (a key set alone would
+ * accept the provider's tokens for any of its applications). HTTPS in production.
+ */
+function externalJwt(env: Env, production: boolean): ExternalJwtConfig | undefined {
+  const jwksUrl = url(env, 'JWT_JWKS_URL');
+  const issuer = env.JWT_ISSUER?.trim() || undefined;
+  const audience = env.JWT_AUDIENCE?.trim() || undefined;
+  const accountClaim = env.JWT_ACCOUNT_CLAIM?.trim() || undefined;
+  if (jwksUrl === undefined) {
+    const stray = [['JWT_ISSUER', issuer], ['JWT_AUDIENCE', audience], ['JWT_ACCOUNT_CLAIM', accountClaim]].find(([, value]) => value !== undefined);
+    if (stray) throw new ConfigError(stray[0]!, 'is used only with JWT_JWKS_URL (the identity provider\'s key set); set that too or unset this');
+    return undefined;
+  }
+  if (production && !jwksUrl.startsWith('https://')) throw new ConfigError('JWT_JWKS_URL', 'must be an https:// URL in production');
+  if (issuer === undefined) throw new ConfigError('JWT_ISSUER', "is required with JWT_JWKS_URL: the identity provider's issuer (the tokens' iss)");
+  if (audience === undefined) throw new ConfigError('JWT_AUDIENCE', "is required with JWT_JWKS_URL: this service's identifier at the identity provider (the tokens' aud)");
+  if (accountClaim !== undefined && !/^[A-Za-z0-9_:./-]{1,100}$/.test(accountClaim)) {
+    throw new ConfigError('JWT_ACCOUNT_CLAIM', `must be a claim name such as email, got '${accountClaim}'`);
+  }
+  return Object.freeze({ jwksUrl, issuer, audience, accountClaim: accountClaim ?? 'email' });
 }
 
 /** `JWT_SECRET` when set: long enough that it cannot be guessed offline from a token. */

@@ -102,6 +102,7 @@ export async function createServiceFromConfig(config: ServerConfig): Promise<Ava
     store,
     blobs: new FsBlobStore(join(config.dataDir, 'audio')),
     jwtSecret: config.jwtSecret,
+    ...(config.externalJwt && { externalTokens: config.externalJwt }),
     ...providers,
     onFallback: ({ kind, failed, next, error }) =>
       console.warn(`${kind} provider '${failed}' failed (${error instanceof Error ? error.message : String(error)}); '${next}' takes over`),

@@ -3,7 +3,8 @@ import type { IdGenerator } from '../ids.js';
 import type { AccountRecord, ApiKeyRecord, KeyMode, Store, Tier } from '../ports/store.js';
 import { NotFoundError, ServiceError, UnauthorizedError, ValidationError } from '../errors.js';
 import { digestsEqual, generateApiKey, hashApiKey, looksLikeApiKey, modeOfApiKey } from './api-key-secret.js';
-import { signJwt, verifyJwt } from './jwt.js';
+import { algorithmOf, signJwt, verifyJwt } from './jwt.js';
+import type { ExternalTokenVerifier } from './jwt.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { Principal } from './principal.js';
 
@@ -19,6 +20,8 @@ export interface AccountServiceDeps {
   clock: Clock;
   ids: IdGenerator;
   jwtSecret: string;
+  /** Also accept tokens of an external identity provider (asymmetric algorithms, its key set). */
+  externalTokens?: ExternalTokenVerifier;
 }
 
 export interface CreateAccountInput {
@@ -199,18 +202,38 @@ export class AccountService {
     return this.issueToken(account.id);
   }
 
-  issueToken(accountId: string): IssuedToken {
-    const iat = Math.floor(this.#deps.clock.now() / 1000);
-    const exp = iat + TOKEN_TTL_S;
-    return { token: signJwt({ sub: accountId, iat, exp }, this.#deps.jwtSecret), expiresAt: exp * 1000 };
+  /** Self-service sign-up: a free account (the CLI's rules) and its first account token. */
+  async signUp(email: string, password: string): Promise<IssuedToken> {
+    const account = await this.createAccount({ email, password });
+    return this.issueToken(account.id);
   }
 
+  /** A one-hour account token (HS256, the service's own secret). */
+  async issueToken(accountId: string): Promise<IssuedToken> {
+    const iat = Math.floor(this.#deps.clock.now() / 1000);
+    const exp = iat + TOKEN_TTL_S;
+    return { token: await signJwt({ sub: accountId, iat, exp }, this.#deps.jwtSecret), expiresAt: exp * 1000 };
+  }
+
+  /**
+   * An account token to its account: HS256 tokens are the service's own (subject: the account id);
+   * with an identity provider configured, tokens of its public-key algorithms are checked against
+   * its key set and name an existing account by e-mail (accounts are not created for them).
+   */
   async authenticateToken(token: string): Promise<Principal & { type: 'account' }> {
-    const claims = verifyJwt(token, this.#deps.jwtSecret, this.#deps.clock.now());
-    if (!claims || !(await this.#deps.store.accounts.findById(claims.sub))) {
-      throw new UnauthorizedError('Invalid or expired token');
+    const { store, clock, jwtSecret, externalTokens } = this.#deps;
+    const alg = algorithmOf(token);
+    if (alg === 'HS256') {
+      const accountId = await verifyJwt(token, jwtSecret, clock.now());
+      if (!(await store.accounts.findById(accountId))) throw new UnauthorizedError('The account of this token no longer exists');
+      return { type: 'account', accountId };
     }
-    return { type: 'account', accountId: claims.sub };
+    if (alg.toLowerCase() === 'none') throw new UnauthorizedError('Unsigned tokens (alg: none) are not accepted');
+    if (!externalTokens) throw new UnauthorizedError(`Tokens signed with ${alg} are not accepted: account tokens come from POST /v1/auth/login`);
+    const email = await externalTokens(token, clock.now());
+    const account = await store.accounts.findByEmail(email.trim().toLowerCase());
+    if (!account) throw new UnauthorizedError(`No account has the e-mail address ${email}; an operator creates it with \`avatar-service account create\``);
+    return { type: 'account', accountId: account.id };
   }
 }
 

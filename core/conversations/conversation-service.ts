@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { PersonaCatalog } from '../personas/persona-catalog.js';
 import type { BlobStore } from '../ports/blob-store.js';
-import type { ConversationRecord, MessageRecord, Owner, Store } from '../ports/store.js';
+import type { ConversationListItem, ConversationListQuery, ConversationRecord, ConversationScope, MessageRecord, Owner, Store } from '../ports/store.js';
 import type { ProviderRegistry } from '../providers/provider-registry.js';
 import type { SpeechRegistry } from '../speech/speech-registry.js';
 import type { UsageService } from '../usage/usage-service.js';
@@ -170,6 +170,29 @@ export class ConversationService {
       ...(page.startingAfter !== undefined && { after: page.startingAfter }),
     });
     if (!rows) throw new ValidationError('starting_after', 'starting_after must be the id of a message of this conversation');
+    return pageOf(rows, page.limit);
+  }
+
+  /**
+   * One page of the scope's conversations (an account in one mode, or both), newest first,
+   * each with its message count; filters as {@link ConversationListQuery}.
+   * @throws ValidationError (field `starting_after`) when the cursor is not a conversation of the scope,
+   * (field `created_after`) when the time range is empty.
+   */
+  async list(
+    scope: ConversationScope,
+    page: Omit<ConversationListQuery, 'after'> & { startingAfter?: string },
+  ): Promise<Page<ConversationListItem>> {
+    const { startingAfter, ...query } = page;
+    if (query.createdAfter !== undefined && query.createdBefore !== undefined && query.createdAfter >= query.createdBefore) {
+      throw new ValidationError('created_after', 'created_after must be before created_before');
+    }
+    const rows = await this.#deps.store.conversations.listPage(scope, {
+      ...query,
+      limit: page.limit + 1,
+      ...(startingAfter !== undefined && { after: startingAfter }),
+    });
+    if (!rows) throw new ValidationError('starting_after', 'starting_after must be the id of a conversation in this list');
     return pageOf(rows, page.limit);
   }
 

@@ -132,6 +132,39 @@ export interface ApiKeyRepository {
   touch(id: string, at: number): Promise<void>;
 }
 
+/** Which of an account's conversations a list shows: one mode (an API key) or both (an account token). */
+export interface ConversationScope {
+  accountId: string;
+  mode?: KeyMode;
+}
+
+/** Filters and cursor of a conversation list, newest first. Times are epoch ms, both bounds exclusive. */
+export interface ConversationListQuery {
+  limit: number;
+  /** A cursor: the id of a conversation of the scope; the page holds those listed after it. */
+  after?: string;
+  /** `active`: not ended (active or escalated); `ended`. */
+  status?: 'active' | 'ended';
+  /** true: only those handed to a person; false: only those never handed. */
+  escalated?: boolean;
+  avatarId?: string;
+  createdAfter?: number;
+  createdBefore?: number;
+}
+
+/** A conversation in a list, with how many settled messages it holds. */
+export interface ConversationListItem {
+  conversation: ConversationRecord;
+  messageCount: number;
+}
+
+/** How many conversations an owner started on one UTC day. */
+export interface DailyCount {
+  /** UTC date, YYYY-MM-DD. */
+  day: string;
+  count: number;
+}
+
 export interface ConversationRepository {
   create(conversation: ConversationRecord): Promise<void>;
   /** The conversation if `owner` may see it; undefined otherwise (callers answer 404). */
@@ -145,6 +178,13 @@ export interface ConversationRepository {
   addUsage(id: string, usage: { aiTokens: number; ttsCharacters: number }, at: number): Promise<void>;
   /** Conversations not ended and not updated since `before`, for the idle time-out. */
   listIdle(before: number, limit: number): Promise<ConversationRecord[]>;
+  /**
+   * The scope's conversations newest first (by creation time, then id), filtered, at most
+   * `limit`; undefined when `after` is not a conversation of the scope.
+   */
+  listPage(scope: ConversationScope, query: ConversationListQuery): Promise<ConversationListItem[] | undefined>;
+  /** Conversations the scope started per UTC day from `fromMs` (inclusive) to `toMs` (exclusive), days without any left out, oldest first. */
+  countByDay(scope: ConversationScope, fromMs: number, toMs: number): Promise<DailyCount[]>;
   /** The owner's conversations with one avatar that have not ended (active or escalated), oldest first (ended when the avatar is deleted). */
   listActiveByAvatar(owner: Owner, avatarId: string, limit: number): Promise<ConversationRecord[]>;
   delete(id: string): Promise<void>;

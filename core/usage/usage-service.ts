@@ -1,6 +1,12 @@
 import type { Clock } from '../clock.js';
-import type { DailyUsage, Owner, Store } from '../ports/store.js';
-import { ValidationError } from '../errors.js';
+import type { ConversationScope, DailyUsage, KeyMode, Owner, Store, Tier } from '../ports/store.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { limitsOf } from '../access/tier-limits.js';
+import type { AccountLimits } from '../access/tier-limits.js';
+
+const DAY_MS = 86_400_000;
+/** The longest window {@link UsageService.daily} reports: a year and a day. */
+export const MAX_DAILY_WINDOW = 366;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -20,6 +26,26 @@ export interface UsageReport {
   to: string;
   total: { aiTokens: number; ttsCharacters: number };
   days: DailyUsage[];
+}
+
+/** One UTC day of {@link DailyReport}: metered usage and the conversations started. */
+export interface DailyFigures {
+  day: string;
+  aiTokens: number;
+  ttsCharacters: number;
+  conversations: number;
+}
+
+/** Usage per day for a chart: every day of the window (zeros included), totals, the account's tier and limits. */
+export interface DailyReport {
+  from: string;
+  to: string;
+  /** The mode reported; undefined: both modes added together. */
+  mode: KeyMode | undefined;
+  tier: Tier;
+  limits: AccountLimits;
+  total: { aiTokens: number; ttsCharacters: number; conversations: number };
+  days: DailyFigures[];
 }
 
 /** Usage metering: AI tokens and speech characters per account, mode and UTC day. */
@@ -56,5 +82,47 @@ export class UsageService {
       ttsCharacters: 0,
     });
     return { from, to, total, days };
+  }
+
+  /**
+   * The last `days` UTC days up to today, every day present (oldest first): AI tokens, speech
+   * characters and conversations started (those since deleted are not counted), for one mode of
+   * the account or both, with the account's tier and limits.
+   */
+  async daily(scope: ConversationScope, days: number): Promise<DailyReport> {
+    if (!Number.isInteger(days) || days < 1 || days > MAX_DAILY_WINDOW) {
+      throw new ValidationError('days', `days must be an integer from 1 to ${MAX_DAILY_WINDOW}`);
+    }
+    const account = await this.#store.accounts.findById(scope.accountId);
+    if (!account) throw new NotFoundError('account', scope.accountId);
+    const to = UsageService.dayOf(this.#clock.now());
+    const firstMs = startOf(to) - (days - 1) * DAY_MS;
+    const from = UsageService.dayOf(firstMs);
+    const modes: KeyMode[] = scope.mode === undefined ? ['live', 'test'] : [scope.mode];
+    const [counts, ...usage] = await Promise.all([
+      this.#store.conversations.countByDay(scope, firstMs, startOf(to) + DAY_MS),
+      ...modes.map((mode) => this.#store.usage.list({ accountId: scope.accountId, mode }, from, to)),
+    ]);
+    const byDay = new Map<string, DailyFigures>();
+    for (let ms = firstMs; ms <= startOf(to); ms += DAY_MS) {
+      const day = UsageService.dayOf(ms);
+      byDay.set(day, { day, aiTokens: 0, ttsCharacters: 0, conversations: 0 });
+    }
+    for (const row of usage.flat()) {
+      const figures = byDay.get(row.day);
+      if (!figures) continue;
+      figures.aiTokens += row.aiTokens;
+      figures.ttsCharacters += row.ttsCharacters;
+    }
+    for (const row of counts) {
+      const figures = byDay.get(row.day);
+      if (figures) figures.conversations += row.count;
+    }
+    const list = [...byDay.values()];
+    const total = list.reduce(
+      (sum, d) => ({ aiTokens: sum.aiTokens + d.aiTokens, ttsCharacters: sum.ttsCharacters + d.ttsCharacters, conversations: sum.conversations + d.conversations }),
+      { aiTokens: 0, ttsCharacters: 0, conversations: 0 },
+    );
+    return { from, to, mode: scope.mode, tier: account.tier, limits: limitsOf(account), total, days: list };
   }
 }

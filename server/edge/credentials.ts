@@ -15,14 +15,34 @@ export interface Credential {
 }
 
 /**
- * Resolves an API key or a session token. A session token is accepted only where `conversationId`
- * is its conversation (or on public reads); everywhere else it is refused with 401.
+ * Which credentials a door takes besides API keys and (scoped) session tokens:
+ * - `none`: API keys and session tokens only (conversation routes, realtime doors);
+ * - `also`: an account token (JWT) as well — the account's own reads across both modes;
+ * - `only`: an account token and nothing else (key management).
+ */
+export type AccountTokenUse = 'none' | 'also' | 'only';
+
+/**
+ * The one credential decision of every door (REST, SSE, socket.io, WebSocket): an API key, a
+ * session token, or an account token (JWT) where `accountToken` allows one. A session token is
+ * accepted only where `conversationId` is its conversation (or on public reads); everywhere else,
+ * and any credential a door does not take, is refused with 401.
  */
 export async function authenticateCredential(
   service: AvatarService,
   token: string,
-  scope: { conversationId?: string; allowAnySession?: boolean; origin?: string | undefined },
+  scope: { conversationId?: string; allowAnySession?: boolean; origin?: string | undefined; accountToken?: AccountTokenUse },
 ): Promise<Principal> {
+  const accountToken = scope.accountToken ?? 'none';
+  if (token.startsWith('svc_') || token.startsWith('sess_')) {
+    if (accountToken === 'only') {
+      throw new UnauthorizedError('Key management needs an account token (JWT) from POST /v1/auth/login, not an API key');
+    }
+  } else if (accountToken !== 'none') {
+    return service.accounts.authenticateToken(token);
+  } else if (token.split('.').length === 3) {
+    throw new UnauthorizedError('Account tokens (JWT) work on /v1/api-keys, GET /v1/conversations and /v1/usage/daily only; this needs an API key or a session token');
+  }
   if (!token.startsWith('sess_')) return checkOrigin(await service.accounts.authenticateApiKey(token), scope.origin);
   const session = checkOrigin(await service.sessions.authenticate(token), scope.origin);
   if (scope.allowAnySession || (scope.conversationId !== undefined && scope.conversationId === session.conversationId)) {
@@ -30,7 +50,9 @@ export async function authenticateCredential(
   }
   throw new UnauthorizedError(
     scope.conversationId === undefined
-      ? 'Session tokens work only on their own conversation; this route needs an API key'
+      ? accountToken === 'none'
+        ? 'Session tokens work only on their own conversation; this route needs an API key'
+        : 'Session tokens work only on their own conversation; this route needs an API key or an account token (JWT)'
       : 'This session token belongs to another conversation',
   );
 }

@@ -1,4 +1,5 @@
 import type {
+  ConversationListItem,
   ApiKeyRecord,
   Avatar,
   ConversationRecord,
@@ -95,6 +96,21 @@ export function presentConversation(conversation: ConversationRecord, messages?:
     ...(conversation.escalationReason !== null && { escalation_reason: conversation.escalationReason }),
     ...(messages && urls && { messages: messages.map((m) => presentMessage(m, urls)) }),
     usage: { ai_tokens: conversation.aiTokens, tts_characters: conversation.ttsCharacters },
+  };
+}
+
+/** A conversation as a list shows it (GET /v1/conversations). */
+export function presentConversationSummary({ conversation, messageCount }: ConversationListItem) {
+  return {
+    id: conversation.id,
+    avatar: conversation.avatarId,
+    persona: conversation.personaId,
+    mode: conversation.mode,
+    status: conversation.status,
+    created_at: isoTime(conversation.createdAt),
+    ended_at: timeOrNull(conversation.endedAt),
+    message_count: messageCount,
+    escalated: conversation.escalatedAt !== null,
   };
 }
 

@@ -20,9 +20,10 @@ export function bearerToken(ctx: Context): string | undefined {
  * - `public`: anyone, unless REQUIRE_KEY_FOR_READS is on (then an API key);
  * - `api_key`: a live or test API key;
  * - `account`: an account token (JWT), for key management;
+ * - `account_or_key`: an account token (both modes of the account) or an API key (its mode);
  * - `conversation`: an API key, or a browser session token scoped to the `:id` conversation.
  */
-export type AuthRequirement = 'none' | 'public' | 'api_key' | 'account' | 'conversation';
+export type AuthRequirement = 'none' | 'public' | 'api_key' | 'account' | 'account_or_key' | 'conversation';
 
 /** The credential of a request, kept by streams that outlive it so it can be checked again. */
 export function credentialOf(ctx: Context, conversationId?: string): Credential {
@@ -47,13 +48,13 @@ export async function authenticate(
       return authenticateCredential(service, requireToken(token), { origin });
     case 'conversation':
       return authenticateCredential(service, requireToken(token), { conversationId: String(ctx.params.id ?? ''), origin });
-    case 'account': {
-      const value = requireToken(token, 'an account token: POST /v1/auth/login or `avatar-service token`');
-      if (value.startsWith('svc_') || value.startsWith('sess_')) {
-        throw new UnauthorizedError('Key management needs an account token (JWT) from POST /v1/auth/login, not an API key');
-      }
-      return service.accounts.authenticateToken(value);
-    }
+    case 'account':
+      return authenticateCredential(service, requireToken(token, 'an account token: POST /v1/auth/login or `avatar-service token`'), {
+        origin,
+        accountToken: 'only',
+      });
+    case 'account_or_key':
+      return authenticateCredential(service, requireToken(token, 'an account token (JWT) or an API key'), { origin, accountToken: 'also' });
   }
 }
 

@@ -4,6 +4,7 @@ import type {
   EscalationReason,
   FinishReason,
   KeyMode,
+  Tier,
   MessageRole,
   MessageStatus,
   ModelCapability,
@@ -202,6 +203,30 @@ const conversationFields = {
   usage,
 };
 
+export const conversationSummarySchema = s.object(
+  {
+    id: s.string({ description: 'conv_…' }),
+    avatar: s.string({ description: 'The avatar id' }),
+    persona: s.nullable(s.string({ description: 'The persona id, if any' })),
+    mode: s.enum(every<KeyMode>()(['live', 'test']), 'The mode of the key that created it'),
+    status: createdFields.status,
+    created_at: time('When the conversation was created'),
+    ended_at: nullableTime('When it ended; null while it goes on'),
+    message_count: s.integer({ min: 0, description: 'Messages stored (replies being written are not counted)' }),
+    escalated: s.boolean('Handed to a person at some point (see escalated_at on the conversation)'),
+  },
+  'A conversation in a list',
+);
+
+export const conversationListSchema = s.object(
+  {
+    object: s.enum(['list'] as const),
+    data: s.array(conversationSummarySchema, { description: 'Newest first' }),
+    has_more: s.boolean('More follow: ask again with starting_after set to the last id'),
+  },
+  "One page of the account's conversations",
+);
+
 export const conversationCreatedSchema = s.object(createdFields, 'A new conversation');
 
 export const conversationSchema = s.object(conversationFields, 'A conversation with its usage');
@@ -234,6 +259,33 @@ export const usageReportSchema = s.object({
     { description: 'Days with usage only, oldest first' },
   ),
 });
+
+export const dailyUsageSchema = s.object(
+  {
+    from: s.string({ format: 'date', description: 'First UTC day of the window' }),
+    to: s.string({ format: 'date', description: 'Last UTC day of the window: today' }),
+    mode: s.nullable(s.enum(every<KeyMode>()(['live', 'test']), 'The mode reported; null: live and test added together')),
+    tier: s.enum(every<Tier>()(['free', 'creator', 'pro', 'enterprise'])),
+    limits: s.object(
+      {
+        requests_per_minute: s.integer({ min: 0, description: "Requests per minute across the account's keys and sessions" }),
+        connections: s.integer({ min: 0, description: 'Open SSE streams plus realtime sockets at once' }),
+      },
+      "The account's limits (its tier's, or its own for enterprise agreements)",
+    ),
+    total: s.object({ ai_tokens: count('AI tokens'), tts_characters: count('Characters synthesized'), conversations: count('Conversations started') }),
+    days: s.array(
+      s.object({
+        date: s.string({ format: 'date' }),
+        ai_tokens: count('AI tokens'),
+        tts_characters: count('Characters synthesized'),
+        conversations: count('Conversations started that day (deleted ones are not counted)'),
+      }),
+      { description: 'Every day of the window, oldest first, zeros included' },
+    ),
+  },
+  'Usage per day for a chart, with totals and limits',
+);
 
 // AI
 
@@ -307,6 +359,10 @@ export const ttsSynthesisSchema = s.object({
 export const loginSchema = s.object({
   token: s.string({ description: 'Account token (JWT) for the key management routes' }),
   expires_at: time('When the token stops working'),
+});
+
+export const authConfigSchema = s.object({
+  signup: s.boolean('true: POST /v1/auth/signup creates accounts (ALLOW_SIGNUP=true)'),
 });
 
 const apiKeyFields = {

@@ -1,10 +1,10 @@
 import type { Principal } from '../../core/index.js';
-import { UnauthorizedError } from '../../core/index.js';
+import { ServiceError, UnauthorizedError } from '../../core/index.js';
 import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
 import { presentApiKey } from '../edge/present.js';
-import { apiKeyCreatedSchema, apiKeyListSchema, deletedSchema, loginSchema } from '../http/resource-schemas.js';
+import { apiKeyCreatedSchema, apiKeyListSchema, authConfigSchema, deletedSchema, loginSchema } from '../http/resource-schemas.js';
 
 const keyId = (description?: string) =>
   s.string({ pattern: /^key_[0-9a-z]{16,40}$/, patternHint: 'be an API key id (key_…)', ...(description && { description }) });
@@ -14,7 +14,7 @@ function accountOf(principal: Principal | undefined): string {
   throw new UnauthorizedError('This route needs an account token (JWT)');
 }
 
-/** Sign-in and API key management (account tokens, not API keys). */
+/** Sign-in, optional sign-up, and API key management (account tokens, not API keys). */
 export function accountRoutes(): Route[] {
   return [
     defineRoute({
@@ -29,6 +29,38 @@ export function accountRoutes(): Route[] {
         await service.limits.loginAttempt({ email: body.email, address: ctx.ip });
         const { token, expiresAt } = await service.accounts.login(body.email, body.password);
         return { token, expires_at: new Date(expiresAt).toISOString() };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/signup',
+      summary: 'Create a free account and get its first account token (only with ALLOW_SIGNUP=true; 404 otherwise)',
+      tag: 'auth',
+      auth: 'none',
+      status: 201,
+      response: loginSchema.json,
+      body: s.object({
+        email: s.string({ min: 3, max: 320 }),
+        password: s.string({ min: 1, max: 1024, description: 'At least 8 characters (the rule of `avatar-service account create`)' }),
+        name: s.optional(s.string({ min: 1, max: 200, description: 'Accepted for the sign-up form; not stored (accounts have no name yet)' })),
+      }),
+      async handle({ body, ctx, service, config }) {
+        if (!config.allowSignup) throw new ServiceError('not_found', 'Sign-up is turned off on this server (ALLOW_SIGNUP is not true)');
+        // A sign-up counts as a sign-in attempt: the same limits per e-mail address and per client address.
+        await service.limits.loginAttempt({ email: body.email, address: ctx.ip });
+        const { token, expiresAt } = await service.accounts.signUp(body.email, body.password);
+        return { token, expires_at: new Date(expiresAt).toISOString() };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/config',
+      summary: 'What the sign-in page offers: whether self-service sign-up is on',
+      tag: 'auth',
+      auth: 'none',
+      response: authConfigSchema.json,
+      async handle({ config }) {
+        return { signup: config.allowSignup };
       },
     }),
     defineRoute({

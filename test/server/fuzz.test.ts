@@ -424,8 +424,8 @@ class Harness {
     // Credentials.
     const secret = this.t.config.jwtSecret;
     const now = Math.floor(Date.now() / 1000);
-    const jwtA = service.accounts.issueToken(this.accountIds.A).token;
-    const jwtB = service.accounts.issueToken(this.accountIds.B).token;
+    const jwtA = (await service.accounts.issueToken(this.accountIds.A)).token;
+    const jwtB = (await service.accounts.issueToken(this.accountIds.B)).token;
     this.tokens.set('A-key', this.t.key).set('A-live', this.t.liveKey).set('B-key', this.t.otherKey).set('A-jwt', jwtA).set('B-jwt', jwtB);
 
     // Keys: those in use are never revoked by the fuzzer; spare ones may be.

@@ -162,7 +162,7 @@ for (const style of ['flat', 'envelope'] as const) describe(`hostile input on ev
     t = await startTestServer({ env: { API_STYLE: style }, log: (message, error) => logged.push(`${message} ${error instanceof Error ? error.stack : String(error ?? '')}`) });
     // A limit the battery never reaches, so every request gets past the limiter to validation.
     await t.service.accounts.setPlan(t.accountId, { tier: 'enterprise', requestsPerMinute: 1_000_000_000 });
-    accountToken = t.service.accounts.issueToken(t.accountId).token;
+    accountToken = (await t.service.accounts.issueToken(t.accountId)).token;
   });
   after(() => t.close());
 

@@ -245,7 +245,7 @@ describe('Realtime security: slots, rate limits, revocation, expiry', () => {
 
   it('refuses every credential but a session token in the query string, on both transports', async () => {
     const id = await conversation(t.key);
-    const { token: accountToken } = t.service.accounts.issueToken(t.accountId);
+    const { token: accountToken } = await t.service.accounts.issueToken(t.accountId);
     for (const credential of [accountToken, t.liveKey, `Bearer ${t.key}`]) {
       const answer = await rawUpgrade(`/v1/conversations/${id}/ws?token=${encodeURIComponent(credential)}`, {
         'Sec-WebSocket-Version': '13',

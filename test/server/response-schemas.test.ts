@@ -161,7 +161,7 @@ describe('Response schemas', () => {
 
   it('login and API keys: list, create, revoke', async () => {
     await expectBody(loginSchema, 'post', '/v1/auth/login', { json: { email: 'a@example.com', password: 'password-a' }, auth: null });
-    const auth = t.service.accounts.issueToken(t.accountId).token;
+    const auth = (await t.service.accounts.issueToken(t.accountId)).token;
     const created = await expectBody(apiKeyCreatedSchema, 'post', '/v1/api-keys', {
       json: { name: 'widget', allowed_origins: ['https://shop.example.com'] },
       status: 201,

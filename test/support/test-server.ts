@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AIProvider, AvatarService, BlobStore, SpeechProvider } from '../../core/index.js';
+import type { AIProvider, AvatarService, BlobStore, ExternalTokenOptions, SpeechProvider } from '../../core/index.js';
 import {
   FsBlobStore,
   createAvatarService,
@@ -48,6 +48,8 @@ export interface TestServerOptions {
   maxPageCount?: number;
   /** Where audio goes; a folder of the data directory unless given. */
   blobs?: BlobStore;
+  /** Overrides of the identity provider settings `JWT_JWKS_URL`… make (e.g. a short refetch cooldown). */
+  externalTokens?: Partial<ExternalTokenOptions>;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     blobs: options.blobs ?? new FsBlobStore(join(dataDir, 'audio')),
     ids: idsFor(config),
     jwtSecret: config.jwtSecret,
+    ...(config.externalJwt && { externalTokens: { ...config.externalJwt, ...options.externalTokens } }),
     avatarMaxBytes: config.avatarMaxBytes,
     ...webhookOptionsFor(config),
     ...moderationOptionsFor(config),

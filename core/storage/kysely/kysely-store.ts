@@ -255,6 +255,54 @@ function conversationRepository(db: Kysely<Database>): ConversationRepository {
         .execute();
       return rows.map(toConversation);
     },
+    async listPage(scope, query) {
+      let cursor: { created_at: number; id: string } | undefined;
+      if (query.after !== undefined) {
+        let find = db.selectFrom('conversations').select(['created_at', 'id']).where('id', '=', query.after).where('account_id', '=', scope.accountId);
+        if (scope.mode !== undefined) find = find.where('mode', '=', scope.mode);
+        cursor = await find.executeTakeFirst();
+        if (!cursor) return undefined;
+      }
+      let list = db
+        .selectFrom('conversations')
+        .selectAll('conversations')
+        .select((eb) =>
+          eb
+            .selectFrom('messages')
+            .select(eb.fn.countAll<number | string>().as('n'))
+            .whereRef('messages.conversation_id', '=', 'conversations.id')
+            .where('messages.status', '!=', 'streaming')
+            .as('message_count'),
+        )
+        .where('account_id', '=', scope.accountId);
+      if (scope.mode !== undefined) list = list.where('mode', '=', scope.mode);
+      if (query.status === 'ended') list = list.where('status', '=', 'ended');
+      if (query.status === 'active') list = list.where('status', '!=', 'ended');
+      if (query.escalated !== undefined) list = list.where('escalated_at', query.escalated ? 'is not' : 'is', null);
+      if (query.avatarId !== undefined) list = list.where('avatar_id', '=', query.avatarId);
+      if (query.createdAfter !== undefined) list = list.where('created_at', '>', query.createdAfter);
+      if (query.createdBefore !== undefined) list = list.where('created_at', '<', query.createdBefore);
+      if (cursor) {
+        const { created_at: at, id } = cursor;
+        // Keyset paging on (created_at, id) descending: the rows after the cursor's position.
+        list = list.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]));
+      }
+      const rows = await list.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
+      return rows.map((row) => ({ conversation: toConversation(row), messageCount: Number(row.message_count ?? 0) }));
+    },
+    async countByDay(scope, fromMs, toMs) {
+      // Integer division of epoch ms by a day's ms is the UTC day number on every engine we ship.
+      const dayNumber = sql<number | string>`created_at / 86400000`;
+      let query = db
+        .selectFrom('conversations')
+        .select((eb) => [dayNumber.as('day_number'), eb.fn.countAll<number | string>().as('n')])
+        .where('account_id', '=', scope.accountId)
+        .where('created_at', '>=', fromMs)
+        .where('created_at', '<', toMs);
+      if (scope.mode !== undefined) query = query.where('mode', '=', scope.mode);
+      const rows = await query.groupBy(dayNumber).orderBy(dayNumber).execute();
+      return rows.map((row) => ({ day: new Date(Number(row.day_number) * 86_400_000).toISOString().slice(0, 10), count: Number(row.n) }));
+    },
     async listActiveByAvatar(owner, avatarId, limit) {
       const rows = await db
         .selectFrom('conversations')

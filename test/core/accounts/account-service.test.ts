@@ -260,7 +260,7 @@ describe('AccountService: login and account tokens', () => {
   it('token expiry follows the clock: valid for an hour, then refused', async (t) => {
     const { accounts, clock } = await setup(t);
     const account = await accounts.createAccount({ email: 'jwt@example.com', password: PASSWORD });
-    const { token, expiresAt } = accounts.issueToken(account.id);
+    const { token, expiresAt } = await accounts.issueToken(account.id);
     assert.equal(expiresAt, START + 3600_000);
     clock.advance(3600_000 - 1);
     assert.equal((await accounts.authenticateToken(token)).accountId, account.id);
@@ -272,7 +272,7 @@ describe('AccountService: login and account tokens', () => {
     const { accounts } = await setup(t);
     const alice = await accounts.createAccount({ email: 'alice@example.com', password: PASSWORD });
     const bob = await accounts.createAccount({ email: 'bob@example.com', password: PASSWORD });
-    const { token } = accounts.issueToken(alice.id);
+    const { token } = await accounts.issueToken(alice.id);
     const [header, payload, signature] = token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
     const asBob = Buffer.from(JSON.stringify({ ...claims, sub: bob.id })).toString('base64url');
@@ -286,7 +286,7 @@ describe('AccountService: login and account tokens', () => {
       `${header}.${payload}.${signature}.x`,
       '',
       'garbage',
-      accounts.issueToken('acct_deleted_or_never_was').token,
+      (await accounts.issueToken('acct_deleted_or_never_was')).token,
     ];
     for (const value of forged) await assert.rejects(accounts.authenticateToken(value), { code: 'unauthorized' }, value);
     assert.equal((await accounts.authenticateToken(token)).accountId, alice.id);
@@ -304,7 +304,7 @@ describe('AccountService: login and account tokens', () => {
       speechProviders: [],
       clock,
     });
-    const foreign = sibling.accounts.issueToken(account.id).token;
+    const foreign = (await sibling.accounts.issueToken(account.id)).token;
     await assert.rejects(accounts.authenticateToken(foreign), { code: 'unauthorized' });
     assert.equal((await sibling.accounts.authenticateToken(foreign)).accountId, account.id, 'valid where it was signed');
   });

@@ -116,7 +116,7 @@ describe('SessionService.authenticate', () => {
 
   it('refuses an account token (JWT) and an API key value offered as a session', async (t) => {
     const { service, sessions, owner } = await setup(t);
-    const { token } = service.accounts.issueToken(owner.accountId);
+    const { token } = await service.accounts.issueToken(owner.accountId);
     const { key } = await service.accounts.createApiKey(owner.accountId, { name: 'k', mode: 'test' });
     await assert.rejects(sessions.authenticate(token), { code: 'unauthorized' });
     await assert.rejects(sessions.authenticate(key), { code: 'unauthorized' });
