@@ -96,7 +96,8 @@ export function widgetBuildOptions(input, file, extraPlugins = []) {
     output: {
       dir: dirname(file),
       entryFileNames: basename(file),
-      chunkFileNames: `${entry}-[name]-[hash].js`,
+      // Names reduced to [a-z0-9-] (uPlot.esm → uplot-esm): the server's blob keys allow one dot.
+      chunkFileNames: (chunk) => `${entry}-${chunk.name.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}-[hash].js`,
       manualChunks: (id) => (SOCKET_IO.test(id) ? 'socket-io' : undefined),
       format: 'es',
       sourcemap: true,

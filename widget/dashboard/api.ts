@@ -160,6 +160,7 @@ export interface ConversationSummary {
   id: string;
   avatar: string;
   persona: string | null;
+  mode: 'live' | 'test';
   status: string;
   created_at: string;
   ended_at: string | null;

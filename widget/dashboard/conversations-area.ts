@@ -58,6 +58,8 @@ export class ConversationsArea extends Area {
     };
     this._filters = {
       status: String(form.get('status') ?? ''),
+      escalated: String(form.get('escalated') ?? ''),
+      mode: String(form.get('mode') ?? ''),
       avatar: String(form.get('avatar') ?? '').trim(),
       created_after: day('from', false),
       created_before: day('to', true),
@@ -77,8 +79,9 @@ export class ConversationsArea extends Area {
   }
 
   async #open(row: ConversationSummary): Promise<void> {
-    if (!this.client.key) {
-      this.error = 'Choose the API key of this conversation’s mode (above) to read its transcript.';
+    const key = this.client.key;
+    if (!key || !key.startsWith(`svc_${row.mode}_`)) {
+      this.error = `This is a ${row.mode} conversation: choose a ${row.mode} API key (above) to read its transcript.`;
       return;
     }
     await this.attempt(async () => {
@@ -113,6 +116,18 @@ export class ConversationsArea extends Area {
             <option value="active" ?selected=${f.status === 'active'}>active</option>
             <option value="ended" ?selected=${f.status === 'ended'}>ended</option>
           </select></label>
+        <label>Escalated
+          <select name="escalated">
+            <option value="" ?selected=${!f.escalated}>any</option>
+            <option value="true" ?selected=${f.escalated === 'true'}>only escalated</option>
+            <option value="false" ?selected=${f.escalated === 'false'}>not escalated</option>
+          </select></label>
+        <label>Mode
+          <select name="mode">
+            <option value="" ?selected=${!f.mode}>test and live</option>
+            <option value="test" ?selected=${f.mode === 'test'}>test</option>
+            <option value="live" ?selected=${f.mode === 'live'}>live</option>
+          </select></label>
         <label>Avatar id <input name="avatar" size="12" .value=${f.avatar ?? ''} placeholder="luna-001" /></label>
         <label>From <input name="from" type="date" /></label>
         <label>To <input name="to" type="date" /></label>
@@ -121,14 +136,15 @@ export class ConversationsArea extends Area {
       <div class="table-wrap">
         <table data-conversations>
           <caption class="visually-hidden">Your conversations, newest first</caption>
-          <thead><tr><th scope="col">Started</th><th scope="col">Avatar</th><th scope="col">Persona</th><th scope="col">Status</th><th scope="col">Messages</th><th scope="col">Escalated</th><th scope="col"><span class="visually-hidden">Transcript</span></th></tr></thead>
+          <thead><tr><th scope="col">Started</th><th scope="col">Avatar</th><th scope="col">Persona</th><th scope="col">Mode</th><th scope="col">Status</th><th scope="col">Messages</th><th scope="col">Escalated</th><th scope="col"><span class="visually-hidden">Transcript</span></th></tr></thead>
           <tbody>
-            ${this._rows.length === 0 ? html`<tr><td colspan="7">No conversations match.</td></tr>` : nothing}
+            ${this._rows.length === 0 ? html`<tr><td colspan="8">No conversations match.</td></tr>` : nothing}
             ${this._rows.map(
               (row) => html`<tr class=${row.escalated ? 'escalated' : ''} data-conversation-id=${row.id}>
                 <td>${formatTime(row.created_at)}</td>
                 <td>${row.avatar}</td>
                 <td>${row.persona ?? '—'}</td>
+                <td>${row.mode}</td>
                 <td>${row.status}${row.ended_at ? html`<br /><span class="hint">ended ${formatTime(row.ended_at)}</span>` : nothing}</td>
                 <td>${row.message_count}</td>
                 <td>${row.escalated ? html`<strong>Escalated</strong>` : 'no'}</td>

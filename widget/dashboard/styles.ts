@@ -76,7 +76,8 @@ export const dashboardStyles = css`
   .secret { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
   .secret code { overflow-wrap: anywhere; padding: 0.3rem 0.5rem; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; }
   .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; }
-  .table-wrap { overflow-x: auto; max-width: 100%; }
+  .table-wrap { overflow-x: auto; max-width: 100%; position: relative; }
+  dash-keys, dash-webhooks, dash-usage, dash-conversations, dash-avatars, dash-playground { display: block; }
   table { border-collapse: collapse; width: 100%; font-size: 0.95rem; }
   th, td { text-align: left; padding: 0.4rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
   th { font-weight: 600; }

@@ -17,13 +17,15 @@ export interface DailyUsage {
   days: UsageDay[];
   total: { ai_tokens: number; tts_characters: number; conversations: number };
   limits: Record<string, number | null>;
-  tier?: string;
+  tier: string;
+  /** The one mode reported, or null for test and live added together. */
+  mode: 'live' | 'test' | null;
 }
 
 const SERIES = [
   { key: 'ai_tokens', label: 'AI tokens', color: ['#0b57d0', '#a8c7fa'] },
   { key: 'tts_characters', label: 'Speech characters', color: ['#b3261e', '#ffb4ab'] },
-  { key: 'conversations', label: 'Conversations', color: ['#146c2e', '#8fd19e'] },
+  { key: 'conversations', label: 'Conversations (right axis)', color: ['#146c2e', '#8fd19e'] },
 ] as const;
 
 const number = (n: number | null | undefined) => (n === null || n === undefined ? 'no limit' : n.toLocaleString());
@@ -32,6 +34,7 @@ const limitLabel = (key: string) => key.replace(/_/g, ' ').replace(/^./, (c) => 
 /** Usage: per-day AI tokens, speech characters and conversations (chart and table), totals, tier limits. */
 export class UsageArea extends Area {
   @state() private accessor _usage: DailyUsage | undefined;
+  @state() private accessor _mode = '';
   #chart: uPlot | undefined;
   /** The chart library, loaded with this area's data (a chunk of its own). */
   #uPlot: typeof uPlot | undefined;
@@ -39,7 +42,7 @@ export class UsageArea extends Area {
 
   protected async load(): Promise<void> {
     await this.attempt(async () => {
-      const [usage, library] = await Promise.all([this.client.request<DailyUsage>('/usage/daily?days=30'), import('uplot')]);
+      const [usage, library] = await Promise.all([this.client.request<DailyUsage>(`/usage/daily?days=30${this._mode ? `&mode=${this._mode}` : ''}`), import('uplot')]);
       this.#uPlot = library.default;
       this._usage = usage;
     });
@@ -74,12 +77,14 @@ export class UsageArea extends Area {
         width,
         height: 260,
         legend: { show: false },
-        scales: { x: { time: true }, n: { auto: true } },
+        // Tokens and characters share the left axis; conversations (tens, not thousands) the right.
+        scales: { x: { time: true }, n: { auto: true }, c: { auto: true } },
         axes: [
           { stroke: axisColor, grid: { stroke: dark ? '#333' : '#e5e5e5' } },
           { scale: 'n', stroke: axisColor, grid: { stroke: dark ? '#333' : '#e5e5e5' }, size: 60 },
+          { scale: 'c', side: 1, stroke: axisColor, grid: { show: false }, size: 40 },
         ],
-        series: [{}, ...SERIES.map((s) => ({ label: s.label, scale: 'n', stroke: s.color[dark], width: 2, points: { show: true } }))],
+        series: [{}, ...SERIES.map((s) => ({ label: s.label, scale: s.key === 'conversations' ? 'c' : 'n', stroke: s.color[dark], width: 2, points: { show: true } }))],
       },
       [x, ...SERIES.map((s) => usage.days.map((d) => d[s.key]))],
       host,
@@ -88,15 +93,20 @@ export class UsageArea extends Area {
 
   override render(): TemplateResult {
     const usage = this._usage;
+    const dark = matchMedia('(prefers-color-scheme: dark)').matches ? 1 : 0;
     return html`<h2 tabindex="-1">Usage</h2>
       ${this.renderError()}
+      <label class="inline">Mode
+        <select @change=${(event: Event) => ((this._mode = (event.target as HTMLSelectElement).value), void this.load())}>
+          <option value="">test and live</option><option value="test">test</option><option value="live">live</option>
+        </select></label>
       ${usage
         ? html`<dl class="totals" data-totals>
               ${SERIES.map((s) => html`<div><dt>${s.label}, ${usage.days.length} days</dt><dd data-total=${s.key}>${number(usage.total[s.key])}</dd></div>`)}
             </dl>
             <h3>Per day</h3>
             <p class="hint">
-              ${SERIES.map((s, i) => html`${i ? ' · ' : ''}<span style="color:var(--fg)"><span aria-hidden="true" style="display:inline-block;width:0.8em;height:0.8em;background:${s.color[0]};border-radius:2px"></span> ${s.label}</span>`)}
+              ${SERIES.map((s, i) => html`${i ? ' · ' : ''}<span style="color:var(--fg)"><span aria-hidden="true" style="display:inline-block;width:0.8em;height:0.8em;background:${s.color[dark]};border-radius:2px"></span> ${s.label}</span>`)}
             </p>
             <div class="chart" role="img" aria-label="Chart of AI tokens, speech characters and conversations per day; the same figures are in the table below"></div>
             <details>
@@ -112,7 +122,7 @@ export class UsageArea extends Area {
                 </table>
               </div>
             </details>
-            <h3>Your tier's limits${usage.tier ? html` (${usage.tier})` : nothing}</h3>
+            <h3>Your tier's limits (${usage.tier})</h3>
             <dl class="totals" data-limits>
               ${Object.entries(usage.limits).map(([key, value]) => html`<div><dt>${limitLabel(key)}</dt><dd>${number(value)}</dd></div>`)}
             </dl>`
