@@ -17,6 +17,7 @@ const SHELL = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>Dashboard · avatar-service</title>
 <style>html{color-scheme:light dark}body{margin:0;font:16px/1.5 system-ui,sans-serif;background:Canvas;color:CanvasText}</style>
 <script type="module" src="/dashboard/dashboard.js"></script>

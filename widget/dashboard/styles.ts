@@ -65,6 +65,10 @@ export const dashboardStyles = css`
   button.danger { background: transparent; color: var(--danger); border-color: var(--danger); }
   button[disabled] { opacity: 0.6; cursor: not-allowed; }
   form.stack, .stack { display: grid; gap: 0.6rem; max-width: 32rem; }
+  .stack > *, label { min-width: 0; }
+  form.stack, .stack, label { grid-template-columns: minmax(0, 1fr); }
+  select { width: auto; max-width: 100%; text-overflow: ellipsis; }
+  input[type='file'] { width: 100%; }
   label { display: grid; gap: 0.2rem; font-weight: 600; }
   label.inline { display: inline-flex; gap: 0.4rem; align-items: center; font-weight: normal; }
   fieldset { border: 1px solid var(--line); border-radius: 6px; display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; }
