@@ -108,7 +108,7 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     const row = page.locator('dash-keys tr', { hasText: 'e2e server' });
     assert.equal(await row.locator('code').textContent(), `svc_test_…${key.slice(-4)}`);
     await page.locator('[data-created] button', { hasText: 'hide the key' }).click();
-    assert.equal(await page.locator('[data-created]').count(), 0);
+    await page.locator('[data-created]').waitFor({ state: 'detached' });
     assert.ok(!(await page.content()).includes(key), 'the value is no longer in the page');
 
     const create = () =>
@@ -218,6 +218,140 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     if ((await audio.count()) > 0) {
       const src = (await audio.getAttribute('src'))!;
       assert.equal((await fetch(src)).status, 200, 'the reply audio plays from its URL');
+    }
+  });
+
+  it('rotates a key step by step: new key, switch, revoke the old one', async () => {
+    await open(page, 'keys');
+    const oldKey = (await (await fetch(server.url + '/v1/api-keys', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await jwtOf(page)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'shop backend', mode: 'test' }),
+    })).json()) as { key: string };
+    await open(page, 'usage');
+    await open(page, 'keys');
+    await page.locator('dash-keys tr', { hasText: 'shop backend' }).locator('button', { hasText: 'Rotate' }).click();
+    const panel = page.locator('[data-rotation]');
+    await panel.locator('button', { hasText: 'Create the new key' }).click();
+    const newKey = (await panel.locator('[data-key-value]').textContent())!.trim();
+    assert.match(newKey, /^svc_test_/);
+    assert.notEqual(newKey, oldKey.key);
+    await panel.locator('button', { hasText: 'My application uses the new key' }).click();
+    await panel.locator('button', { hasText: 'Revoke the old key' }).click();
+    await page.locator('dialog#revoke button', { hasText: 'Revoke key' }).click();
+    await panel.locator('text=Rotation complete.').waitFor();
+    const use = (key: string) => fetch(server.url + '/v1/usage', { headers: { authorization: `Bearer ${key}` } });
+    assert.equal((await use(oldKey.key)).status, 401);
+    assert.equal((await use(newKey)).status, 200);
+    assert.equal(await page.locator('dash-keys tr', { hasText: /^shop backend$/ }).count(), 0);
+  });
+
+  it('uploads a VRM avatar, edits its name, voice and traits, previews it in <avatar-chat>, and deletes it', async () => {
+    await open(page, 'avatars');
+    await page.locator('dash-avatars input[type="file"]').setInputFiles(join(repoRoot, 'assets/avatars/atlas-002.vrm'));
+    await page.locator('dash-avatars input[name="name"]').last().fill('Robin');
+    await page.locator('dash-avatars button[type="submit"]', { hasText: 'Upload' }).click();
+    await page.locator('dash-avatars [role="status"]', { hasText: 'uploaded' }).waitFor({ timeout: 30_000 });
+    const row = page.locator('dash-avatars tr', { hasText: 'Robin' });
+    const id = (await row.getAttribute('data-avatar-id'))!;
+    assert.match(id, /^robin-\d+$/);
+
+    await row.locator('button', { hasText: 'Edit' }).click();
+    const form = page.locator('dash-avatars form', { has: page.locator('button', { hasText: 'Save' }) });
+    await form.locator('input[name="name"]').fill('Robin Hood');
+    await form.locator('select[name="default_voice"]').selectOption('en-US-Neural2-D');
+    await form.locator('textarea[name="personality"]').fill('Generous and bold.');
+    await form.locator('textarea[name="speaking_style"]').fill('Short, merry sentences.');
+    await form.locator('button', { hasText: 'Save' }).click();
+    await page.locator('dash-avatars [role="status"]', { hasText: 'saved' }).waitFor();
+    const key = await page.evaluate(() => (document.querySelector('avatar-dashboard') as unknown as { client: { key: string } }).client.key);
+    const stored = (await (await fetch(`${server.url}/v1/avatars/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+      name: string;
+      default_voice: string;
+      traits: { personality: string; speaking_style: string };
+    };
+    assert.deepEqual([stored.name, stored.default_voice, stored.traits], ['Robin Hood', 'en-US-Neural2-D', { personality: 'Generous and bold.', speaking_style: 'Short, merry sentences.' }]);
+
+    await page.locator('dash-avatars tr', { hasText: 'Robin Hood' }).locator('button', { hasText: 'Preview' }).click();
+    // The element says it is ready on its stage (data-status), as its `avatar-ready` event fires.
+    await page.locator('dash-avatars avatar-chat [part="stage"][data-status="ready"]').waitFor({ timeout: 90_000 });
+    assert.match((await page.locator('dash-avatars avatar-chat [part="status"]').textContent()) ?? '', /Robin Hood/);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.locator('dash-avatars tr', { hasText: 'Robin Hood' }).locator('button', { hasText: 'Delete' }).click();
+    await page.locator('dash-avatars [role="status"]', { hasText: 'deleted' }).waitFor();
+    assert.equal((await fetch(`${server.url}/v1/avatars/${id}`, { headers: { authorization: `Bearer ${key}` } })).status, 404);
+  });
+
+  it('the playground talks with the chosen avatar, persona and providers and prints the embed code for them', async () => {
+    await open(page, 'playground');
+    await page.locator('dash-playground select[name="avatar_id"]').selectOption('luna-001');
+    const persona = await page.locator('dash-playground select[name="persona_id"] option').nth(1).getAttribute('value');
+    await page.locator('dash-playground select[name="persona_id"]').selectOption(persona!);
+    await page.locator('dash-playground select[name="ai_provider"]').selectOption('local');
+    await page.locator('dash-playground select[name="tts_provider"]').selectOption('local');
+    await page.locator('dash-playground button[type="submit"]').click();
+    const chat = page.locator('dash-playground avatar-chat');
+    await chat.locator('[part="stage"][data-status="ready"]').waitFor({ timeout: 90_000 });
+    const input = chat.locator('input[name="message"]');
+    await input.fill('Hello there!');
+    await input.press('Enter');
+    await chat.locator('[part~="message-assistant"] .text').first().waitFor({ timeout: 60_000 });
+
+    const conversationId = (await chat.getAttribute('conversation-id'))!;
+    const key = await page.evaluate(() => (document.querySelector('avatar-dashboard') as unknown as { client: { key: string } }).client.key);
+    const conversation = (await (await fetch(`${server.url}/v1/conversations/${conversationId}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+      avatar_id: string;
+      persona_id: string;
+      config: { ai_provider: string; tts_provider: string };
+    };
+    assert.deepEqual([conversation.avatar_id, conversation.persona_id, conversation.config.ai_provider, conversation.config.tts_provider], ['luna-001', persona, 'local', 'local']);
+    const snippet = (await page.locator('[data-snippet]').textContent()) ?? '';
+    assert.ok(snippet.includes(`<script type="module" src="${server.url}/widget/avatar-chat.js"></script>`), snippet);
+    assert.ok(snippet.includes(JSON.stringify({ avatar_id: 'luna-001', persona_id: persona, ai_provider: 'local', tts_provider: 'local' })), snippet);
+    assert.doesNotMatch(snippet, /svc_(test|live)_/, 'the key is not in the embed code');
+  });
+
+  it('is usable from the keyboard: sign in, move between areas, cancel a confirmation', async () => {
+    const view = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const active = () =>
+      view.evaluate(() => {
+        let element = document.activeElement;
+        while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+        return `${element?.tagName.toLowerCase()}${element?.getAttribute('name') ? `[name=${element.getAttribute('name')}]` : ''} ${element?.textContent?.trim() ?? ''}`;
+      });
+    try {
+      await view.goto(server.url + '/dashboard');
+      await view.locator('input[name="email"]').waitFor();
+      await view.keyboard.press('Tab');
+      assert.match(await active(), /^input\[name=email\]/);
+      await view.keyboard.type(EMAIL);
+      await view.keyboard.press('Tab');
+      await view.keyboard.type(PASSWORD);
+      await view.keyboard.press('Enter');
+      await view.locator('dash-keys h2').waitFor();
+      // Tab moves along the areas' links in order.
+      await view.locator('nav a[href="#keys"]').focus();
+      await view.keyboard.press('Tab');
+      assert.equal(await active(), 'a Webhooks');
+      await view.keyboard.press('Tab');
+      assert.equal(await active(), 'a Usage');
+      await view.keyboard.press('Enter');
+      await view.locator('dash-usage h2').waitFor();
+      assert.equal(await view.locator('nav a[aria-current="page"]').textContent(), 'Usage');
+
+      await view.locator('nav a[href="#keys"]').focus();
+      await view.keyboard.press('Enter');
+      const revoke = view.locator('dash-keys tr[data-key-id] button', { hasText: 'Revoke' }).first();
+      await revoke.focus();
+      await view.keyboard.press('Enter');
+      await view.locator('dialog#revoke[open]').waitFor();
+      assert.match(await active(), /^button Cancel/, 'the safe choice has the focus');
+      await view.keyboard.press('Escape');
+      await view.locator('dialog#revoke[open]').waitFor({ state: 'detached' }).catch(() => undefined);
+      assert.equal(await view.locator('dialog#revoke[open]').count(), 0);
+    } finally {
+      await view.close();
     }
   });
 

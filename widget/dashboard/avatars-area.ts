@@ -108,7 +108,7 @@ export class AvatarsArea extends Area {
   #renderBody(): TemplateResult {
     const editing = this._editing;
     return html`
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Avatars table">
         <table>
           <caption class="visually-hidden">Avatars you can use</caption>
           <thead><tr><th scope="col">Name</th><th scope="col">Id</th><th scope="col">Voice</th><th scope="col">Kind</th><th scope="col">Actions</th></tr></thead>

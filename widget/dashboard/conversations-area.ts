@@ -133,7 +133,7 @@ export class ConversationsArea extends Area {
         <label>To <input name="to" type="date" /></label>
         <button type="submit">Apply filters</button>
       </form>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Conversations table">
         <table data-conversations>
           <caption class="visually-hidden">Your conversations, newest first</caption>
           <thead><tr><th scope="col">Started</th><th scope="col">Avatar</th><th scope="col">Persona</th><th scope="col">Mode</th><th scope="col">Status</th><th scope="col">Messages</th><th scope="col">Escalated</th><th scope="col"><span class="visually-hidden">Transcript</span></th></tr></thead>

@@ -115,7 +115,7 @@ export class KeysArea extends Area {
       <h2 tabindex="-1">API keys</h2>
       <p class="hint">Keys authenticate your servers to the API. Keep them in server-side configuration, never in a web page.</p>
       ${this.renderError()} ${this.#renderCreated()} ${this.#renderRotation()}
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="API keys table">
         <table>
           <caption class="visually-hidden">Your API keys</caption>
           <thead>

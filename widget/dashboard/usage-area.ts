@@ -111,7 +111,7 @@ export class UsageArea extends Area {
             <div class="chart" role="img" aria-label="Chart of AI tokens, speech characters and conversations per day; the same figures are in the table below"></div>
             <details>
               <summary>The figures as a table</summary>
-              <div class="table-wrap">
+              <div class="table-wrap" tabindex="0" role="region" aria-label="Usage per day table">
                 <table data-usage-table>
                   <thead><tr><th scope="col">Day (UTC)</th>${SERIES.map((s) => html`<th scope="col">${s.label}</th>`)}</tr></thead>
                   <tbody>

@@ -121,7 +121,7 @@ export class WebhooksArea extends Area {
             <button @click=${() => (this._secret = undefined)}>I have stored it — hide the secret</button>
           </section>`
         : nothing}
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Webhooks table">
         <table>
           <caption class="visually-hidden">Your webhooks</caption>
           <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
@@ -170,7 +170,7 @@ export class WebhooksArea extends Area {
     return html`<section aria-labelledby="deliveries-heading">
       <h3 id="deliveries-heading">Deliveries to ${webhook?.url ?? ''}</h3>
       <button class="secondary" @click=${() => this.attempt(() => this.#loadDeliveries(this._open!))}>Refresh</button>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Deliveries table">
         <table data-deliveries>
           <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Response</th><th scope="col">Time</th><th scope="col">Attempts</th><th scope="col">Last attempt</th><th scope="col">Next retry</th></tr></thead>
           <tbody>
