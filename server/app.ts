@@ -24,6 +24,7 @@ import { avatarRoutes } from './routes/avatar-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
 import { conversationListRoutes } from './routes/conversation-list-routes.js';
 import { demoRoutes } from './routes/demo-routes.js';
+import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { audioRoute, avatarAssetRoute, avatarFileRoute } from './routes/file-routes.js';
 import { healthRoute, probeRoutes } from './routes/health-routes.js';
 import { metricsRoute } from './routes/metrics-routes.js';
@@ -108,6 +109,7 @@ export function createApp({
     metricsRoute(metrics, config.metricsToken),
     avatarAssetRoute(new FsBlobStore(paths.avatarAssets)),
     ...demoRoutes(paths),
+    ...dashboardRoutes(paths),
     ...docsRoutes(paths.docsRenderer),
     ...(config.devBootstrap ? [demoSessionRoute(service)] : []),
   ];
