@@ -36,7 +36,7 @@ const SERVER_LAYERS: readonly (readonly string[])[] = [
 ];
 
 /** Packages only hosts may use. */
-const HOST_PACKAGES = /^(koa|@koa\/|co-body|formidable|socket\.io|ws$|lit|three|@pixiv\/)/;
+const HOST_PACKAGES = /^(koa|@koa\/|formidable|socket\.io|ws$|lit|three|@pixiv\/)/;
 
 interface Import {
   from: string;

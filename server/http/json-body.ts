@@ -1,21 +1,100 @@
-import coBody from 'co-body';
+import type { IncomingMessage } from 'node:http';
+import type { Readable, Transform } from 'node:stream';
+import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import type { Context, Middleware, Next } from 'koa';
+import { ErrorCode, ServiceError } from '../../core/index.js';
 
 /** The methods whose JSON bodies are read; a body on any other method is left unread. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
+/** Whitespace JSON allows, then the first character of an object or an array. */
+const OBJECT_OR_ARRAY = /^[\x20\x09\x0a\x0d]*[[{]/;
+
 /**
- * The body parser of a JSON route: an `application/json` body of POST, PUT or PATCH, decoded as
- * its `Content-Encoding` says (gzip, deflate, br) and read up to `limitBytes`, becomes
- * `ctx.state.body`. Strict JSON: the top level must be an object or an array. A body over the
- * limit is 413, malformed JSON 400 (co-body's errors carry these statuses, the error handler maps
- * them); anything else leaves `ctx.state.body` unset.
+ * The body parser of a JSON route: an `application/json` body of POST, PUT or PATCH becomes
+ * `ctx.state.body`. The body is decoded as its `Content-Encoding` says (`identity`, `gzip`,
+ * `deflate`, `br`; another is 415) and read as UTF-8 up to `limitBytes` decoded bytes (413 past
+ * them, refused from `Content-Length` before reading when it says so). Strict JSON: an empty body
+ * is `{}`, the top level must be an object or an array, and a `__proto__` key anywhere is refused
+ * (400), so nothing downstream can copy it onto a prototype. Other requests leave
+ * `ctx.state.body` unset. A body the decoder cannot decode fails with zlib's error, which the
+ * route's mounting words as a 400.
  */
 export function jsonBody(limitBytes: number): Middleware {
   return async (ctx: Context, next: Next) => {
     if (BODY_METHODS.has(ctx.method) && ctx.is('application/json')) {
-      ctx.state.body = (await coBody.json(ctx, { encoding: 'utf-8', limit: limitBytes, strict: true })) as unknown;
+      ctx.state.body = parseStrict(await readText(ctx.req, limitBytes));
     }
     await next();
   };
+}
+
+function parseStrict(text: string): unknown {
+  if (text === '') return {};
+  if (!OBJECT_OR_ARRAY.test(text)) throw new ServiceError(ErrorCode.invalidRequest, 'The request body must be a JSON object');
+  let prototypeKey = false;
+  let value: unknown;
+  try {
+    value = JSON.parse(text, (key, item: unknown) => {
+      if (key === '__proto__') prototypeKey = true;
+      return item;
+    });
+  } catch {
+    throw new ServiceError(ErrorCode.invalidRequest, 'The request body is not valid JSON');
+  }
+  if (prototypeKey) throw new ServiceError(ErrorCode.invalidRequest, 'The request body must not contain a "__proto__" key');
+  return value;
+}
+
+function tooLarge(limitBytes: number): ServiceError {
+  const limit = limitBytes % (1024 * 1024) === 0 ? `${limitBytes / 1024 / 1024} MiB` : `${limitBytes} bytes`;
+  return new ServiceError(ErrorCode.payloadTooLarge, `The request body is larger than the limit of ${limit}`);
+}
+
+/** The request body, decoded and as text, or the refusal that stopped reading it. */
+function readText(request: IncomingMessage, limitBytes: number): Promise<string> {
+  const coding = request.headers['content-encoding'] ?? 'identity';
+  let decoder: Transform | undefined;
+  switch (coding) {
+    case 'identity':
+      if (Number(request.headers['content-length'] ?? 0) > limitBytes) return Promise.reject(tooLarge(limitBytes));
+      break;
+    case 'gzip':
+    case 'deflate':
+      decoder = createUnzip();
+      break;
+    case 'br':
+      decoder = createBrotliDecompress();
+      break;
+    default:
+      return Promise.reject(new ServiceError(ErrorCode.unsupportedMediaType, `Content-Encoding ${coding} is not supported: send the body as is, or in gzip, deflate or br`));
+  }
+  const source: Readable = decoder ? request.pipe(decoder) : request;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const stop = (error: unknown) => {
+      cleanup();
+      // Leave the rest of the body unread; Node discards it once the response is sent.
+      if (decoder) request.unpipe(decoder);
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limitBytes) stop(tooLarge(limitBytes));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      const text = Buffer.concat(chunks).toString('utf8');
+      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    };
+    const onAborted = () => stop(new ServiceError(ErrorCode.invalidRequest, 'The request ended before its body was complete'));
+    const cleanup = () => {
+      source.off('data', onData).off('end', onEnd).off('error', stop);
+      request.off('aborted', onAborted);
+    };
+    source.on('data', onData).on('end', onEnd).on('error', stop);
+    request.on('aborted', onAborted);
+  });
 }
