@@ -29,21 +29,34 @@ export function jsonBody(limitBytes: number): Middleware {
   };
 }
 
+/** A `"__proto__"` key, any of its letters possibly written as a `\u` escape. */
+const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+
 function parseStrict(text: string): unknown {
   if (text === '') return {};
   if (!OBJECT_OR_ARRAY.test(text)) throw new ServiceError(ErrorCode.invalidRequest, 'The request body must be a JSON object');
-  let prototypeKey = false;
   let value: unknown;
   try {
-    value = JSON.parse(text, (key, item: unknown) => {
-      if (key === '__proto__') prototypeKey = true;
-      return item;
-    });
+    value = JSON.parse(text);
   } catch {
     throw new ServiceError(ErrorCode.invalidRequest, 'The request body is not valid JSON');
   }
-  if (prototypeKey) throw new ServiceError(ErrorCode.invalidRequest, 'The request body must not contain a "__proto__" key');
+  if (PROTO_KEY.test(text) && hasPrototypeKey(value)) {
+    throw new ServiceError(ErrorCode.invalidRequest, 'The request body must not contain a "__proto__" key');
+  }
   return value;
+}
+
+/** Whether any object in `value` has an own `__proto__` key; a walk without recursion, for any depth. */
+function hasPrototypeKey(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== 'object') continue;
+    if (Object.hasOwn(item, '__proto__')) return true;
+    for (const child of Object.values(item)) stack.push(child);
+  }
+  return false;
 }
 
 function tooLarge(limitBytes: number): ServiceError {
