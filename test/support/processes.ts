@@ -26,10 +26,12 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
 
 /**
  * What a server's log must never hold, each a bug to fix rather than noise: a listener leak
- * (`MaxListenersExceededWarning`), a promise nobody awaited (`UnhandledPromiseRejection…`, an
- * `unhandledRejection` report) or any other warning Node prints (`(node:1234) …Warning: …`).
+ * (`MaxListenersExceededWarning`), a promise nobody awaited (`UnhandledPromiseRejection…` for a
+ * reason that is not an Error, an `unhandledRejection` report), any other warning Node prints
+ * (`(node:1234) …Warning: …`), or the `Node.js v20.…` line Node ends its report with when an
+ * uncaught exception or an unhandled rejection of an Error stops the process.
  */
-const LOG_PROBLEM = /MaxListenersExceededWarning|UnhandledPromiseRejection|unhandledRejection|\(node:\d+\) (?:\[\w+\] )?\w*Warning/;
+const LOG_PROBLEM = /MaxListenersExceededWarning|UnhandledPromiseRejection|unhandledRejection|\(node:\d+\) (?:\[\w+\] )?\w*Warning|^Node\.js v\d+\.\d+\.\d+$/;
 
 /** Fails the test when `log` (what a server child process printed) holds a warning or an unhandled rejection. */
 export function assertCleanLog(log: string, who: string): void {
