@@ -83,6 +83,8 @@ describe('The package, packed and installed into a new app', () => {
     }
     const stray = files.filter((file) => /^(test|bench|\.ci|core|server|widget|assets\/generator|dist\/test|dist\/bench|dist\/assets)\//.test(file) || /^dist\/.*\.map$/.test(file));
     assert.deepEqual(stray, [], 'no tests, benchmarks, CI scripts, sources or source maps');
+    assert.deepEqual(files.filter((file) => file.endsWith('.gz')), [], 'static files are precompressed with brotli only (server/precompress.ts)');
+    assert.ok(files.includes('dist/widget/avatar-chat.js.br'), 'the widget bundle ships with its brotli variant');
   });
 
   it(`installs the core and server in at most ${CORE_INSTALL_BUDGET_BYTES / 1e6} MB: no three.js, three-vrm, Lit, optional engines or peers`, async () => {
