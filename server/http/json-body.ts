@@ -88,8 +88,12 @@ function readText(request: IncomingMessage, limitBytes: number): Promise<string>
     let received = 0;
     const stop = (error: unknown) => {
       cleanup();
-      // Leave the rest of the body unread; Node discards it once the response is sent.
-      if (decoder) request.unpipe(decoder);
+      // Read no more of the body (as raw-body does: the request is paused), and end the decoder
+      // so nothing it still holds can surface later as an error nobody listens to.
+      if (decoder) {
+        request.unpipe(decoder);
+        decoder.on('error', () => undefined).destroy();
+      }
       reject(error);
     };
     const onData = (chunk: Buffer) => {
@@ -102,12 +106,13 @@ function readText(request: IncomingMessage, limitBytes: number): Promise<string>
       const text = Buffer.concat(chunks).toString('utf8');
       resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     };
+    // A client that goes away mid-body: `aborted`, then (Node 16+) an `error` on the request.
     const onAborted = () => stop(new ServiceError(ErrorCode.invalidRequest, 'The request ended before its body was complete'));
     const cleanup = () => {
       source.off('data', onData).off('end', onEnd).off('error', stop);
-      request.off('aborted', onAborted);
+      request.off('aborted', onAborted).off('error', onAborted);
     };
     source.on('data', onData).on('end', onEnd).on('error', stop);
-    request.on('aborted', onAborted);
+    request.on('aborted', onAborted).on('error', onAborted);
   });
 }
