@@ -128,6 +128,7 @@ export type { WebhookEventType, WebhookEventBody } from './webhooks/webhook-even
 export { WebhookService, WebhookLimits } from './webhooks/webhook-service.js';
 export type { WebhookInput, WebhookUpdate } from './webhooks/webhook-service.js';
 export type { Page } from './util/page.js';
+export { importOptional, MissingOptionalPackageError } from './util/optional-import.js';
 export { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 export type { WebhookSender, WebhookDispatcherSettings } from './webhooks/webhook-dispatcher.js';
 export { WebhookPoster, signWebhookBody, RESPONSE_BODY_LIMIT } from './webhooks/post-webhook.js';

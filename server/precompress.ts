@@ -1,19 +1,20 @@
 import { readdir, stat, rm, utimes, writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, constants } from 'node:zlib';
 import { promisify } from 'node:util';
 import { packagePaths } from './package-paths.js';
 import type { PackagePaths } from './package-paths.js';
 
 /**
- * The encodings files are precompressed in, best first, with the suffix of the file that holds
- * each: `avatar-chat.js` → `avatar-chat.js.br`, `avatar-chat.js.gz`, in the same folder.
+ * The encodings files are precompressed in, with the suffix of the file that holds each:
+ * `avatar-chat.js` → `avatar-chat.js.br`, in the same folder. Brotli only: every browser sends
+ * `br` over HTTPS, and at quality 11 it takes seconds of CPU per file, which is why it is done
+ * once at build. A gzip copy would be cheap to make per request (koa-compress does, for clients
+ * without brotli) but would add half again to the installed package (2.8 MB of the 4.9 MB the
+ * two encodings took), so none is shipped.
  */
-export const PRECOMPRESSED = [
-  { encoding: 'br', suffix: '.br' },
-  { encoding: 'gzip', suffix: '.gz' },
-] as const;
+export const PRECOMPRESSED = [{ encoding: 'br', suffix: '.br' }] as const;
 
 export type PrecompressedEncoding = (typeof PRECOMPRESSED)[number]['encoding'];
 
@@ -34,9 +35,8 @@ export function isCurrentVariant(sourceModifiedAt: number, variantModifiedAt: nu
 }
 
 const compressors: Record<PrecompressedEncoding, (data: Buffer) => Promise<Buffer>> = {
-  // Build time is paid once, so both at their highest level.
+  // Build time is paid once, so at the highest level.
   br: (data) => promisify(brotliCompress)(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
-  gzip: (data) => promisify(gzip)(data, { level: 9 }),
 };
 
 export interface PrecompressedFile {
@@ -47,16 +47,17 @@ export interface PrecompressedFile {
 }
 
 /**
- * Writes `.br` and `.gz` beside every compressible file of `dir` whose variants are missing or not
- * current, and removes variants whose source is gone or that would not be smaller than it (a
- * client is then sent the original).
+ * Writes `.br` beside every compressible file of `dir` whose variant is missing or not current,
+ * and removes variants whose source is gone or that would not be smaller than it (a client is
+ * then sent the original), and `.gz` copies older builds left.
  */
 export async function precompressFolder(dir: string): Promise<PrecompressedFile[]> {
   const names = await readdir(dir);
   const suffixes = PRECOMPRESSED.map((variant) => variant.suffix as string);
   for (const name of names) {
     const suffix = suffixes.find((s) => name.endsWith(s));
-    if (suffix && !names.includes(name.slice(0, -suffix.length))) await rm(join(dir, name), { force: true });
+    const retired = name.endsWith('.gz') && COMPRESSIBLE_FILE.test(name.slice(0, -3));
+    if (retired || (suffix && !names.includes(name.slice(0, -suffix.length)))) await rm(join(dir, name), { force: true });
   }
   const results: PrecompressedFile[] = [];
   for (const file of names.filter((name) => COMPRESSIBLE_FILE.test(name)).sort()) {
@@ -95,7 +96,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const kb = (n: number | undefined) => (n === undefined ? '—' : `${(n / 1024).toFixed(1)} KB`);
   for (const folder of precompressedFolders(packagePaths())) {
     for (const { file, bytes, encoded } of await precompressFolder(folder)) {
-      if (file.endsWith('avatar-chat.js')) console.log(`precompressed: ${file} ${kb(bytes)} → br ${kb(encoded.br)}, gzip ${kb(encoded.gzip)}`);
+      if (file.endsWith('avatar-chat.js')) console.log(`precompressed: ${file} ${kb(bytes)} → br ${kb(encoded.br)}`);
     }
   }
 }

@@ -37,7 +37,7 @@ const SERVER_LAYERS: readonly (readonly string[])[] = [
 ];
 
 /** Packages only hosts may use. */
-const HOST_PACKAGES = /^(koa|@koa\/|koa-body|socket\.io|ws$|lit|three|@pixiv\/|prom-client|pino)/;
+const HOST_PACKAGES = /^(koa|@koa\/|formidable|socket\.io|ws$|lit|three|@pixiv\/|prom-client|pino)/;
 
 interface Import {
   from: string;

@@ -19,8 +19,9 @@ export function compressibleType(type: string): boolean {
  * gzip and brotli for compressible responses made per request (JSON, error bodies, files without
  * a current precompressed variant), with `Vary: Accept-Encoding` on every response. Static files
  * that have variants made at build (server/precompress.ts) are sent as such by `sendBlob` and pass
- * through untouched. Only br and gzip, the two encodings every browser speaks and the build
- * makes, so a response's encoding does not change with the Node version (Node 22 adds zstd).
+ * through untouched (brotli only; a gzip client gets them compressed here). Only br and gzip,
+ * the two encodings every browser speaks, so a response's encoding does not change with the Node
+ * version (Node 22 adds zstd).
  * Partial content (206), HEAD, 304 and responses under 1 KiB are left alone by koa-compress.
  */
 export function compression(): Middleware {
@@ -35,9 +36,17 @@ export function compression(): Middleware {
 }
 
 /**
+ * Whether the client takes a compression the middleware applies (br or gzip): a compressible
+ * response to it is then encoded, either from a precompressed variant or per request.
+ */
+export function acceptsCompression(ctx: Context): boolean {
+  return (['br', 'gzip'] as const).some((encoding) => ctx.acceptsEncodings(encoding) === encoding);
+}
+
+/**
  * The encoding of a precompressed variant the client takes: brotli whenever its Accept-Encoding
- * allows it (smaller, and browsers list it after gzip at the same weight), else gzip; undefined
- * for a client that takes neither (no header means identity, as koa-compress reads it).
+ * allows it (browsers list it after gzip at the same weight); undefined for a client that does
+ * not (no header means identity, as koa-compress reads it).
  */
 export function acceptedPrecompressed(ctx: Context): PrecompressedEncoding | undefined {
   return PRECOMPRESSED.find(({ encoding }) => ctx.acceptsEncodings(encoding) === encoding)?.encoding;

@@ -15,7 +15,6 @@ export interface ErrorHandlerOptions {
 interface HttpLikeError {
   status?: number;
   statusCode?: number;
-  type?: string;
   expose?: boolean;
 }
 
@@ -69,19 +68,10 @@ function describe(thrown: unknown): { status: number; code: string; message: str
   const status = http.status ?? http.statusCode;
   if (status === 413) return { status, code: 'payload_too_large', message: 'The request body is larger than the limit of 1 MiB' };
   if (status === 415) return { status, code: 'unsupported_media_type', message: 'Send the body as JSON with Content-Type: application/json' };
-  if (status === 400 || (http.type === 'entity.parse.failed')) {
-    return { status: 400, code: 'invalid_request', message: bodyParseMessage(error) };
-  }
+  if (status === 400) return { status, code: 'invalid_request', message: 'The request is malformed' };
   if (status && status >= 400 && status < 500 && http.expose) {
     return { status, code: 'invalid_request', message: error instanceof Error ? error.message : 'Bad request' };
   }
   return { status: 500, code: 'internal_error', message: 'Something went wrong on our side; the request id identifies it in the logs' };
 }
 
-/** What was wrong with a body the JSON parser refused, in the client's terms. */
-function bodyParseMessage(error: unknown): string {
-  const reason = error instanceof Error ? error.message : '';
-  if (reason.includes('only supports object and array')) return 'The request body must be a JSON object';
-  if (reason.includes('forbidden prototype property')) return 'The request body must not contain a "__proto__" key';
-  return 'The request body is not valid JSON';
-}

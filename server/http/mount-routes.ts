@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import { koaBody } from 'koa-body';
 import type { AvatarService, Principal } from '../../core/index.js';
 import { ServiceError, ValidationError } from '../../core/index.js';
 import type { ServerConfig } from '../config.js';
 import type { ConnectionGate } from '../edge/connection-gate.js';
 import { authenticate } from './authenticate.js';
+import { jsonBody } from './json-body.js';
 import { multipartBody } from './multipart-body.js';
 import { applyRateLimit } from './rate-limit.js';
 import type { Route } from './route.js';
@@ -36,14 +36,7 @@ export interface MountedRoute {
 export function mountRoutes(routes: readonly MountedRoute[], { service, config, serializer, connections }: MountOptions): Router {
   // One router for every prefix: a request is matched once.
   const router = new Router();
-  const parseJson = koaBody({
-    json: true,
-    jsonStrict: true,
-    multipart: false,
-    urlencoded: false,
-    text: false,
-    jsonLimit: config.bodyLimitBytes,
-  });
+  const parseJson = jsonBody(config.bodyLimitBytes);
   for (const { prefix, route } of routes) {
     const middleware: Middleware[] = [
       // Credentials and limits first: an unknown caller never gets its body read.
@@ -61,7 +54,7 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
       const principal = ctx.state.principal as Principal | undefined;
       const params = route.params ? route.params.parse(ctx.params, '') : undefined;
       const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
-      const body = bodySchema ? bodySchema.parse(serializer.request(shallow(ctx.request.body ?? {})), '') : undefined;
+      const body = bodySchema ? bodySchema.parse(serializer.request(shallow(ctx.state.body ?? {})), '') : undefined;
       const files = (ctx.state.uploads ?? {}) as Record<string, Uint8Array>;
       const result = await route.handle({ params, query, body, files, principal, ctx, service, config, connections });
       if (result === undefined) return;

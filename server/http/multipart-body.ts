@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context, Middleware, Next } from 'koa';
-import { koaBody } from 'koa-body';
+import formidable from 'formidable';
 import { ServiceError, ValidationError } from '../../core/index.js';
 import type { MultipartSpec, UploadSpec } from './route.js';
 
@@ -31,7 +31,7 @@ const FORMIDABLE = {
  * together: a body past them is cut off with 413 while it streams. The files are then checked
  * against their own limits and read into memory for the handler (`ctx.state.uploads`); the
  * temporary files are removed before the handler runs, whatever happened. Every refusal is a 4xx
- * naming the field; text fields go on to the route's schema.
+ * naming the field; text fields (`ctx.state.body`) go on to the route's schema.
  */
 export function multipartBody(spec: MultipartSpec<unknown>, uploadDir: string): Middleware {
   const declared = new Set(spec.files.map((file) => file.name));
@@ -59,30 +59,38 @@ export function multipartBody(spec: MultipartSpec<unknown>, uploadDir: string): 
       // A parser per request, so its filter can note file parts of undeclared names: they are
       // never written (a name like __proto__ would not even show among the parsed files).
       const undeclared: string[] = [];
-      const parse = koaBody({
-        multipart: true,
-        json: false,
-        urlencoded: false,
-        text: false,
-        formidable: {
-          ...limits,
-          uploadDir: dir,
-          filter: (part) => declared.has(part.name ?? '') || (undeclared.push(String(part.name)), false),
-        },
+      const form = formidable({
+        ...limits,
+        multiples: true,
+        uploadDir: dir,
+        filter: (part) => declared.has(part.name ?? '') || (undeclared.push(String(part.name)), false),
       });
+      let parsed: [Record<string, unknown[] | undefined>, Record<string, UploadedFile[] | undefined>];
       try {
-        await parse(ctx, async () => undefined);
+        parsed = await form.parse(ctx.req);
       } catch (error) {
         throw refusal(error, spec.files, total);
       }
       if (undeclared.length > 0) throw new ValidationError(undeclared[0]!, `Unknown file field ${undeclared[0]}; this route takes ${describeParts(spec.files)}`);
-      const files = (ctx.request.files ?? {}) as Record<string, UploadedFile | UploadedFile[]>;
-      ctx.state.uploads = await readUploads(files, (ctx.request.body ?? {}) as Record<string, unknown>, spec.files);
+      const fields = singleValues(parsed[0]);
+      ctx.state.body = fields;
+      ctx.state.uploads = await readUploads(singleValues(parsed[1]), fields, spec.files);
     } finally {
       await rm(dir, { recursive: true, force: true, maxRetries: 3 });
     }
     await next();
   };
+}
+
+/**
+ * formidable lists every part under its name; a name given once becomes its one value, a
+ * repeated name stays a list (which the route's schema or `readUploads` then refuses).
+ */
+function singleValues<T>(parts: Record<string, T[] | undefined>): Record<string, T | T[]> {
+  // fromEntries defines own properties, so a part named __proto__ stays a field, not a prototype.
+  return Object.fromEntries(
+    Object.entries(parts).flatMap(([name, list]) => (list === undefined ? [] : [[name, list.length === 1 ? list[0]! : list]])),
+  ) as Record<string, T | T[]>;
 }
 
 /** Each declared file within its limit, in memory; 400 for repeated or missing parts. */

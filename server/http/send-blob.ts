@@ -4,14 +4,14 @@ import type { BlobInfo, BlobStore } from '../../core/index.js';
 import { NotFoundError, ServiceError, isValidBlobKey } from '../../core/index.js';
 import { PRECOMPRESSED, isCurrentVariant } from '../precompress.js';
 import type { PrecompressedEncoding } from '../precompress.js';
-import { acceptedPrecompressed, compressibleType } from './compression.js';
+import { acceptedPrecompressed, acceptsCompression, compressibleType } from './compression.js';
 
 export interface SendBlobOptions {
   contentType: string;
   cacheControl: string;
   /**
-   * The store may hold variants made at build (`<key>.br`, `<key>.gz`, server/precompress.ts):
-   * a client that accepts one gets it as is, so static files are not compressed per request.
+   * The store may hold variants made at build (`<key>.br`, server/precompress.ts): a client that
+   * accepts one gets it as is, so static files are not compressed per request.
    */
   precompressed?: boolean;
 }
@@ -37,10 +37,12 @@ export async function sendBlob(ctx: Context, blobs: BlobStore, key: string, opti
     throw new ServiceError('range_not_satisfiable', `The range ${ctx.get('range')} is outside the file's ${info.size} bytes`);
   }
   const identity = `${info.size.toString(16)}-${Math.floor(info.modifiedAt).toString(16)}`;
-  const compressible = !range && compressibleType(options.contentType);
-  const wanted = compressible ? acceptedPrecompressed(ctx) : undefined;
+  // Encoded when the client takes br or gzip: from a variant made at build when there is a current
+  // one in an encoding it takes, else per request by the compression middleware.
+  const encoded = !range && compressibleType(options.contentType) && acceptsCompression(ctx);
+  const wanted = encoded ? acceptedPrecompressed(ctx) : undefined;
   const variant = wanted && options.precompressed ? await currentVariant(blobs, key, info, wanted) : undefined;
-  const etag = variant ? `"${identity}-${variant.encoding}"` : wanted ? `W/"${identity}"` : `"${identity}"`;
+  const etag = variant ? `"${identity}-${variant.encoding}"` : encoded ? `W/"${identity}"` : `"${identity}"`;
   ctx.set({
     'Content-Type': options.contentType,
     'Cache-Control': options.cacheControl,

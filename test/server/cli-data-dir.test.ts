@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { freePort, killCli, startCli } from '../support/processes.js';
-import type { Cli } from '../support/processes.js';
-import { repoRoot } from '../support/repo-root.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { freePort, killCli, runCli, startCli } from '../support/processes.js';
+import type { Cli, CliRun as Run } from '../support/processes.js';
 
 /**
  * The CLI run as an operator runs it: from whatever folder the shell is in. Server and CLI must
@@ -37,14 +29,7 @@ describe('CLI from another folder', () => {
   });
 
   function cli(cwd: string, env: Record<string, string>, ...args: string[]): Promise<Run> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, [join(repoRoot, 'dist/server/cli.js'), ...args], { cwd, env: { PATH: process.env.PATH, ...env } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d));
-      child.stderr.on('data', (d: Buffer) => (stderr += d));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    return runCli(args, { cwd, env });
   }
   const json = (run: Run) => {
     assert.equal(run.code, 0, run.stderr);

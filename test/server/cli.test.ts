@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot } from '../support/repo-root.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runCli } from '../support/processes.js';
+import type { CliRun as Run } from '../support/processes.js';
 
 describe('CLI', () => {
   let dataDir: string;
@@ -18,16 +12,7 @@ describe('CLI', () => {
   after(() => rm(dataDir, { recursive: true, force: true }));
 
   function cli(...args: string[]): Promise<Run> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, [join(repoRoot, 'dist/server/cli.js'), ...args], {
-        env: { PATH: process.env.PATH, DATA_DIR: dataDir },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d));
-      child.stderr.on('data', (d: Buffer) => (stderr += d));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    return runCli(args, { env: { DATA_DIR: dataDir } });
   }
 
   function json(run: Run): Record<string, unknown> {
@@ -86,14 +71,7 @@ describe('CLI', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const port = (holder.address() as { port: number }).port;
     try {
-      const run = await new Promise<Run>((resolve) => {
-        const p = spawn(process.execPath, [join(repoRoot, 'dist/server/cli.js'), 'serve'], {
-          env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(port), ACCESS_LOG: 'false' },
-        });
-        let stderr = '';
-        p.stderr.on('data', (d: Buffer) => (stderr += d));
-        p.on('close', (code) => resolve({ code, stdout: '', stderr }));
-      });
+      const run = await runCli(['serve'], { env: { DATA_DIR: dataDir, PORT: String(port), ACCESS_LOG: 'false' } });
       assert.equal(run.code, 1);
       assert.equal(run.stderr, `avatar-service: PORT: 127.0.0.1:${port} is already in use (another server running?); set PORT to a free port\n`);
     } finally {
@@ -108,15 +86,7 @@ describe('CLI', () => {
   });
 
   it('stops on bad configuration, naming the variable', async () => {
-    const migrate = (env: Record<string, string>) =>
-      new Promise<Run>((resolve) => {
-        const p = spawn(process.execPath, [join(repoRoot, 'dist/server/cli.js'), 'migrate'], {
-          env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env },
-        });
-        let stderr = '';
-        p.stderr.on('data', (d: Buffer) => (stderr += d));
-        p.on('close', (code) => resolve({ code, stdout: '', stderr }));
-      });
+    const migrate = (env: Record<string, string>) => runCli(['migrate'], { env: { DATA_DIR: dataDir, ...env } });
     for (const [env, message] of [
       [{ PORT: 'eighty' }, /^avatar-service: PORT: must be an integer/],
       [{ JWT_SECRET: 'short' }, /^avatar-service: JWT_SECRET: must be at least 32 characters/],

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -61,6 +62,11 @@ export interface TestServerOptions {
  * `request` defaults to account A's test key; pass `auth: null` for none.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  // The server runs in the test's process, so the warnings Node would print in a server's log
+  // (a listener leak, a deprecation…) are emitted here: `close()` fails the test on any.
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+  process.on('warning', onWarning);
   const dataDir = await mkdtemp(join(tmpdir(), 'avatar-api-'));
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -117,12 +123,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return fetch(url + path, { ...rest, headers, ...(json !== undefined && { body: JSON.stringify(json) }) });
     },
     async close() {
-      await service.conversations.close();
-      await host.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await service.close();
-      await rm(dataDir, { recursive: true, force: true });
+      try {
+        await service.conversations.close();
+        await host.close();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        await service.close();
+        await rm(dataDir, { recursive: true, force: true });
+      } finally {
+        process.off('warning', onWarning);
+      }
+      assert.deepEqual(warnings, [], 'Node emitted warnings while this test server ran');
     },
   };
 }

@@ -33,14 +33,15 @@ export interface LocalSpeechSettings {
 }
 
 const notInstalled =
-  'The local speech engine needs the optional package espeak-ng (GPL-3.0-or-later), which is not installed. ' +
-  'Install it (npm install espeak-ng, or install without --omit=optional) or use another speech provider.';
+  'The local speech engine needs the optional package espeak-ng (GPL-3.0-or-later) and its MP3 encoder wasm-media-encoders, which are not both installed. ' +
+  'Install them (npm install espeak-ng wasm-media-encoders, or install without --omit=optional) or use another speech provider.';
 
 /**
  * The offline `local` speech engine: espeak-ng compiled to wasm, MP3 by LAME (wasm), visemes
  * estimated from espeak-ng's phonemes laid over the loudness of the audio.
  *
- * espeak-ng is GPL and an optional dependency: nothing of it loads until `available()` or
+ * espeak-ng is GPL and an optional dependency, as is the MP3 encoder (wasm-media-encoders) only
+ * this engine uses: nothing of either loads until `available()` or
  * `synthesize()` is first called, and when it is missing `available()` resolves false and
  * `synthesize()` rejects with `ServiceError('unavailable')`. Synthesis runs in worker threads
  * (see {@link SpeechWorkerPool}); every clip is 22050 Hz mono 48 kbps CBR MP3 without tags, so
@@ -67,10 +68,14 @@ export function createLocalSpeechProvider(settings: LocalSpeechSettings = {}): S
   let pool: SpeechWorkerPool | null = null;
   let closed = false;
 
-  /** Resolves and imports espeak-ng once; null when it is not installed or not usable. */
+  /**
+   * Resolves and imports espeak-ng once, and checks that the MP3 encoder the workers load is
+   * installed too (both are optional dependencies); null when either is missing or not usable.
+   */
   function locateEngine(): Promise<string | null> {
     engineUrl ??= (async () => {
       try {
+        await import('wasm-media-encoders');
         const url = /^[a-z]+:/.test(config.engineModule) ? config.engineModule : import.meta.resolve(config.engineModule);
         const glue = (await import(url)) as { default?: unknown };
         if (typeof glue.default !== 'function') return null;
