@@ -15,6 +15,7 @@ import {
   EmlFileMailer,
   SmtpMailer,
   openRedis,
+  MissingOptionalPackageError,
 } from '../core/index.js';
 import type { Mailer, RedisScaleOut, RetentionOptions, Telemetry } from '../core/index.js';
 import { pino } from 'pino';
@@ -108,6 +109,7 @@ export async function openScaleOut(config: ServerConfig): Promise<RedisScaleOut 
   try {
     return await openRedis({ url: config.redisUrl, leaseTtlMs: config.connectionLeaseTtlMs });
   } catch (error) {
+    if (error instanceof MissingOptionalPackageError) throw error; // already one line naming REDIS_URL
     throw new ConfigError('REDIS_URL', error instanceof Error ? error.message : String(error));
   }
 }

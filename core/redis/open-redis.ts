@@ -1,3 +1,4 @@
+import { importOptional } from '../util/optional-import.js';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
@@ -40,7 +41,7 @@ export const DEFAULT_LEASE_TTL_MS = 30_000;
  * not answer, so a misconfigured URL stops start-up rather than the first request.
  */
 export async function openRedis(options: RedisOptions): Promise<RedisScaleOut> {
-  const { Redis } = await import('ioredis');
+  const { Redis } = await importOptional<typeof import('ioredis')>('ioredis', 'REDIS_URL');
   const prefix = options.prefix ?? 'avatar-service:';
   // A command fails after one reconnection attempt instead of waiting in a queue: a request
   // limited by an unreachable Redis gets an error quickly. No ready check: during one, ioredis

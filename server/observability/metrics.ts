@@ -1,4 +1,6 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
+import type * as PromClient from 'prom-client';
+import { ServiceError, importOptional, MissingOptionalPackageError } from '../../core/index.js';
 import type { Telemetry } from '../../core/index.js';
 import type { Transport } from '../edge/connection-gate.js';
 import { Transports } from '../edge/connection-gate.js';
@@ -7,6 +9,17 @@ import { Transports } from '../edge/connection-gate.js';
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 /** Buckets of vendor calls and reply timings, seconds. */
 const VENDOR_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 21, 34, 60];
+
+/**
+ * prom-client, when installed. It is an optional peer dependency (README, Optional packages):
+ * without it the server runs with metrics off and `/metrics` answers 503 saying what to install.
+ */
+const prom: typeof PromClient | MissingOptionalPackageError = await importOptional<typeof PromClient>('prom-client', 'metrics').catch(
+  (error: unknown) => {
+    if (error instanceof MissingOptionalPackageError) return error;
+    throw error;
+  },
+);
 
 /** Where the gauges read their value when scraped. */
 export interface MetricSources {
@@ -23,17 +36,21 @@ export interface MetricSources {
  * requests through {@link request}; gauges read their sources when `/metrics` is scraped.
  */
 export class Metrics implements Telemetry {
-  readonly registry = new Registry();
-  readonly #requests: Counter<'method' | 'route' | 'status'>;
-  readonly #requestSeconds: Histogram<'method' | 'route' | 'status'>;
-  readonly #vendorSeconds: Histogram<'kind' | 'provider' | 'outcome'>;
-  readonly #vendorErrors: Counter<'kind' | 'provider'>;
-  readonly #firstToken: Histogram<'provider'>;
-  readonly #firstAudio: Histogram;
-  readonly #webhookAttempts: Counter<'result'>;
+  /** Undefined when prom-client is not installed: then every observation is dropped. */
+  readonly registry: Registry | undefined;
+  readonly #requests?: Counter<'method' | 'route' | 'status'>;
+  readonly #requestSeconds?: Histogram<'method' | 'route' | 'status'>;
+  readonly #vendorSeconds?: Histogram<'kind' | 'provider' | 'outcome'>;
+  readonly #vendorErrors?: Counter<'kind' | 'provider'>;
+  readonly #firstToken?: Histogram<'provider'>;
+  readonly #firstAudio?: Histogram;
+  readonly #webhookAttempts?: Counter<'result'>;
   #sources: MetricSources | undefined;
 
   constructor() {
+    if (prom instanceof Error) return;
+    const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = prom;
+    this.registry = new Registry();
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
     this.#requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route template and status', labelNames: ['method', 'route', 'status'], registers });
@@ -100,29 +117,30 @@ export class Metrics implements Telemetry {
 
   request(method: string, route: string, status: number, seconds: number): void {
     const labels = { method, route, status: String(status) };
-    this.#requests.inc(labels);
-    this.#requestSeconds.observe(labels, seconds);
+    this.#requests?.inc(labels);
+    this.#requestSeconds?.observe(labels, seconds);
   }
 
   vendorCall({ kind, provider, seconds, outcome }: Parameters<Telemetry['vendorCall']>[0]): void {
-    this.#vendorSeconds.observe({ kind, provider, outcome }, seconds);
-    if (outcome === 'error') this.#vendorErrors.inc({ kind, provider });
+    this.#vendorSeconds?.observe({ kind, provider, outcome }, seconds);
+    if (outcome === 'error') this.#vendorErrors?.inc({ kind, provider });
   }
 
   firstToken(provider: string, seconds: number): void {
-    this.#firstToken.observe({ provider }, seconds);
+    this.#firstToken?.observe({ provider }, seconds);
   }
 
   firstAudio(seconds: number): void {
-    this.#firstAudio.observe(seconds);
+    this.#firstAudio?.observe(seconds);
   }
 
   webhookAttempt(result: 'succeeded' | 'retrying' | 'failed'): void {
-    this.#webhookAttempts.inc({ result });
+    this.#webhookAttempts?.inc({ result });
   }
 
   /** The exposition text and its content type. */
   async expose(): Promise<{ contentType: string; text: string }> {
+    if (this.registry === undefined) throw new ServiceError('unavailable', 'Metrics are off because the optional package prom-client is not installed: npm install prom-client');
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
 }

@@ -1,3 +1,4 @@
+import { importOptional } from '../../util/optional-import.js';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type { Store } from '../../ports/store.js';
@@ -32,7 +33,7 @@ const INT8_OID = 20;
  * one delivery twice.
  */
 export async function createPostgresStore(settings: PostgresStoreSettings): Promise<Store> {
-  const { default: pg } = await import('pg');
+  const { default: pg } = await importOptional<typeof import('pg')>('pg', 'DATABASE_URL');
   const int8 = (text: string) => Number(text);
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
