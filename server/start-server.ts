@@ -8,9 +8,10 @@ import { createServiceFromConfig } from './create-service.js';
 import { devBootstrap } from './dev-bootstrap.js';
 import type { Realtime } from './realtime/realtime.js';
 import type { BootstrapResult } from './dev-bootstrap.js';
-import { createLogger } from './observability/logger.js';
+import { createLogger, prettyDestination } from './observability/logger.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
+import type { DependencyCheck } from './observability/health.js';
 
 export interface RunningServer {
   url: string;
@@ -18,7 +19,7 @@ export interface RunningServer {
   service: AvatarService;
   bootstrap: BootstrapResult | undefined;
   realtime: Realtime;
-  /** The server's log (JSON lines on stdout at `LOG_LEVEL`). */
+  /** The server's log (on stdout at `LOG_LEVEL`: JSON lines, or text for a terminal, `LOG_FORMAT`). */
   logger: Logger;
   metrics: Metrics;
   /**
@@ -33,15 +34,22 @@ export interface RunningServer {
 /** How long clients told to reconnect should wait: enough for a load balancer to see this node leave. */
 const RECONNECT_AFTER_MS = 1_000;
 
+/** What a host adds to `serve`'s server besides configuration. */
+export interface StartOptions {
+  /** Checks `/health` runs besides the database and the blob store (e.g. Redis). */
+  dependencies?: readonly DependencyCheck[];
+}
+
 /** Starts the HTTP server on the configured address with a service built from the config. */
-export async function startServer(config: ServerConfig, service?: AvatarService): Promise<RunningServer> {
-  const logger = createLogger(config.logLevel);
+export async function startServer(config: ServerConfig, service?: AvatarService, options: StartOptions = {}): Promise<RunningServer> {
+  const pretty = (config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
+  const logger = createLogger(config.logLevel, pretty ? prettyDestination(process.stdout) : undefined);
   const metrics = new Metrics();
   const svc = service ?? (await createServiceFromConfig(config, { telemetry: metrics, logger: logger.child({ component: 'core' }) }));
   await svc.start();
   const bootstrap = config.devBootstrap ? await devBootstrap(svc) : undefined;
   const server = createServer();
-  const hosted = attachHost(server, { service: svc, config, logger, accessLog: config.accessLog, metrics });
+  const hosted = attachHost(server, { service: svc, config, logger, accessLog: config.accessLog, metrics, ...(options.dependencies && { dependencies: options.dependencies }) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
