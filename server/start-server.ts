@@ -9,7 +9,7 @@ import { socketIoRedisAdapter } from './realtime/redis-adapter.js';
 import { devBootstrap } from './dev-bootstrap.js';
 import type { Realtime } from './realtime/realtime.js';
 import type { BootstrapResult } from './dev-bootstrap.js';
-import { createLogger } from './observability/logger.js';
+import { createLogger, prettyDestination } from './observability/logger.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { redisCheck } from './observability/health.js';
@@ -22,7 +22,7 @@ export interface RunningServer {
   realtime: Realtime;
   /** Redis, when `REDIS_URL` is set (its `ping()` tells whether it answers). */
   redis: RedisScaleOut | undefined;
-  /** The server's log (JSON lines on stdout at `LOG_LEVEL`). */
+  /** The server's log (on stdout at `LOG_LEVEL`: JSON lines, or text for a terminal, `LOG_FORMAT`). */
   logger: Logger;
   metrics: Metrics;
   /**
@@ -45,7 +45,8 @@ const RECONNECT_AFTER_MS = 1_000;
  */
 export async function startServer(config: ServerConfig, service?: AvatarService, scaleOut?: RedisScaleOut): Promise<RunningServer> {
   const redis = service ? scaleOut : await openScaleOut(config);
-  const logger = createLogger(config.logLevel);
+  const pretty = (config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
+  const logger = createLogger(config.logLevel, pretty ? prettyDestination(process.stdout) : undefined);
   const metrics = new Metrics();
   try {
     const svc = service ?? (await createServiceFromConfig(config, { telemetry: metrics, logger: logger.child({ component: 'core' }), ...(redis && { redis }) }));
