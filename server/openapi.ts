@@ -171,6 +171,9 @@ export function buildOpenApi(
           schema: params[name!] ?? { type: 'string' },
         })),
         ...Object.entries(query).map(([name, schema]) => ({ name, in: 'query', required: required.has(name), schema })),
+        ...(route.conditional
+          ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag of an earlier response: 304 while it is current', schema: { type: 'string' } }]
+          : []),
       ],
       ...(route.body && {
         requestBody: { required: true, content: { 'application/json': { schema: components.define(`${pascal}Body`, route.body.json) } } },
@@ -181,6 +184,7 @@ export function buildOpenApi(
       responses: {
         [status]: {
           description: 'Success',
+          ...(route.conditional && { headers: { ETag: { description: 'Weak tag of the resource\'s content (docs/api.md, Compression and caching)', schema: { type: 'string' } } } }),
           content: {
             // Routes that only send files (audio, models) declare what they produce instead.
             ...(success && { 'application/json': { schema: success } }),
@@ -189,6 +193,7 @@ export function buildOpenApi(
             ),
           },
         },
+        ...(route.conditional && { '304': { description: 'Not Modified: If-None-Match names the current representation' } }),
         ...Object.fromEntries(
           clientErrorsOf(route, path).map((code) => [code, { description: errorDescriptions[code] ?? 'Client error', content: { 'application/json': { schema: errorRef } } }]),
         ),

@@ -1,9 +1,17 @@
 /**
  * A bounded map that forgets its least recently used entry when full, and (with `ttlMs`) every
  * entry older than that. The in-process read caches (API keys, conversation bodies) are built on it.
+ *
+ * Recency is kept by the Map's insertion order, approximately: moving an entry to the newest end
+ * costs a delete and a set, so a hit moves it only once more than `maxEntries / 2` insertions
+ * happened since it was last inserted or moved. A read entry is therefore kept for at least
+ * `maxEntries / 2 - 1` further insertions, and the hottest entries (read on every request) are
+ * not moved on every read.
  */
 export class LruCache<K, V> {
-  readonly #entries = new Map<K, { value: V; expiresAt: number }>();
+  readonly #entries = new Map<K, { value: V; expiresAt: number; tick: number }>();
+  /** Counts insertions (and moves to the end): an entry's distance from the newest. */
+  #tick = 0;
   readonly #maxEntries: number;
   readonly #ttlMs: number;
   readonly #now: () => number;
@@ -28,14 +36,17 @@ export class LruCache<K, V> {
       return undefined;
     }
     // Most recently used last: re-inserting moves it to the end of the Map's order.
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    if (this.#tick - entry.tick > this.#maxEntries / 2) {
+      this.#entries.delete(key);
+      entry.tick = ++this.#tick;
+      this.#entries.set(key, entry);
+    }
     return entry.value;
   }
 
   set(key: K, value: V): void {
     this.#entries.delete(key);
-    this.#entries.set(key, { value, expiresAt: this.#ttlMs === Infinity ? Infinity : this.#now() + this.#ttlMs });
+    this.#entries.set(key, { value, expiresAt: this.#ttlMs === Infinity ? Infinity : this.#now() + this.#ttlMs, tick: ++this.#tick });
     if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as K);
   }
 

@@ -38,19 +38,14 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
   const router = new Router();
   const parseJson = jsonBody(config.bodyLimitBytes);
   for (const { prefix, route } of routes) {
-    const middleware: Middleware[] = [
-      // Credentials and limits first: an unknown caller never gets its body read.
-      async (ctx: Context, next: Next) => {
-        const principal = await authenticate(ctx, route.auth, service, config);
-        if (route.auth !== 'none' || route.limitAnonymous) await applyRateLimit(ctx, service, principal);
-        ctx.state.principal = principal;
-        await next();
-      },
-    ];
-    if (route.body) middleware.push(requireJson, decoding(parseJson));
-    if (route.multipart) middleware.push(multipartBody(route.multipart, join(config.dataDir, 'uploads')));
+    // Credentials and limits first: an unknown caller never gets its body read.
+    const admit = async (ctx: Context) => {
+      const principal = await authenticate(ctx, route.auth, service, config);
+      if (route.auth !== 'none' || route.limitAnonymous) await applyRateLimit(ctx, service, principal);
+      ctx.state.principal = principal;
+    };
     const bodySchema = route.body ?? route.multipart?.fields;
-    middleware.push(async (ctx: Context) => {
+    const answer = async (ctx: Context) => {
       const principal = ctx.state.principal as Principal | undefined;
       const params = route.params ? route.params.parse(ctx.params, '') : undefined;
       const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
@@ -72,7 +67,23 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
       }
       ctx.status = route.status ?? 200;
       ctx.body = serializer.success(result, ctx.state.requestId as string);
-    });
+    };
+    const middleware: Middleware[] = [];
+    if (route.body || route.multipart) {
+      middleware.push(async (ctx: Context, next: Next) => {
+        await admit(ctx);
+        await next();
+      });
+      if (route.body) middleware.push(requireJson, decoding(parseJson));
+      if (route.multipart) middleware.push(multipartBody(route.multipart, join(config.dataDir, 'uploads')));
+      middleware.push(answer);
+    } else {
+      // No body to read in between: one middleware (the router composes a route's chain per request).
+      middleware.push(async (ctx: Context) => {
+        await admit(ctx);
+        await answer(ctx);
+      });
+    }
     router[route.method](prefix + (route.path === '/' && prefix ? '' : route.path), ...middleware);
   }
   return router;

@@ -67,6 +67,11 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
    * `clientErrorsOf` in server/openapi.ts), e.g. 409 for a conversation that has ended.
    */
   errors?: readonly (403 | 409 | 416)[];
+  /**
+   * The handler returns a `JsonRepresentation`: the response carries its `ETag`, and a GET whose
+   * `If-None-Match` names it is answered 304 (documented as such in the OpenAPI document).
+   */
+  conditional?: true;
   /** Other content types the route can answer with, e.g. `text/event-stream`. */
   produces?: readonly string[];
   handle(input: RouteInput<P, Q, B>): Promise<unknown>;

@@ -78,6 +78,7 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder, rea
       tag: 'conversations',
       auth: 'conversation',
       params: conversationParams,
+      conditional: true,
       response: conversationWithMessagesSchema.json,
       async handle({ params, principal }) {
         const owner = ownerOf(principal);
@@ -125,6 +126,7 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder, rea
         limit: s.optional(s.integer({ min: 1, max: 100, text: true, description: 'Messages per page, 1 to 100; default 20' })),
         starting_after: s.optional(messageId('Cursor: the last id of the previous page (400 if it is not a message of this conversation)')),
       }),
+      conditional: true,
       response: messageListSchema.json,
       async handle({ params, query, principal }) {
         const page = await service.conversations.pageMessages(ownerOf(principal), params.id, {

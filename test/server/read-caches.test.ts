@@ -84,6 +84,17 @@ describe('read caches', () => {
     assert.equal(((await changed.json()) as ConversationBody).messages.length, 4);
   });
 
+  it('documents the ETag and the 304 of both reads in the OpenAPI document, and of no other route', async () => {
+    const document = (await (await t.request('/v1/openapi.json', { auth: null })).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+    };
+    const conditional = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).filter(([, operation]) => '304' in (operation.responses ?? {})).map(([method]) => `${method} ${path}`),
+    );
+    assert.deepEqual(conditional.sort(), ['get /v1/conversations/{id}', 'get /v1/conversations/{id}/messages']);
+    assert.ok(document.paths['/v1/conversations/{id}']!.get!.responses['200']!.headers?.ETag);
+  });
+
   it('answers If-None-Match with 304 on a page of the history too', async () => {
     const id = await create();
     await send(id, 'Hello there');
