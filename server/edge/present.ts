@@ -132,8 +132,8 @@ export function presentConversation(conversation: ConversationRecord, messages?:
 export function presentConversationSummary({ conversation, messageCount }: ConversationListItem) {
   return {
     id: conversation.id,
-    avatar: conversation.avatarId,
-    persona: conversation.personaId,
+    avatar_id: conversation.avatarId,
+    persona_id: conversation.personaId,
     mode: conversation.mode,
     status: conversation.status,
     created_at: isoTime(conversation.createdAt),

@@ -234,8 +234,8 @@ const conversationFields = {
 export const conversationSummarySchema = s.object(
   {
     id: s.string({ description: 'conv_…' }),
-    avatar: s.string({ description: 'The avatar id' }),
-    persona: s.nullable(s.string({ description: 'The persona id, if any' })),
+    avatar_id: s.string({ description: 'The avatar id' }),
+    persona_id: s.nullable(s.string({ description: 'The persona id, if any' })),
     mode: s.enum(every<KeyMode>()(['live', 'test']), 'The mode of the key that created it'),
     status: createdFields.status,
     created_at: time('When the conversation was created'),
@@ -248,8 +248,7 @@ export const conversationSummarySchema = s.object(
 
 export const conversationListSchema = s.object(
   {
-    object: s.enum(['list'] as const),
-    data: s.array(conversationSummarySchema, { description: 'Newest first' }),
+    conversations: s.array(conversationSummarySchema, { description: 'Newest first' }),
     has_more: s.boolean('More follow: ask again with starting_after set to the last id'),
   },
   "One page of the account's conversations",

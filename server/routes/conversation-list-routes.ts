@@ -26,7 +26,7 @@ export function conversationListRoutes(): Route[] {
         ),
         status: s.optional(s.enum(['active', 'ended'] as const, 'active: not ended (including escalated); ended')),
         escalated: s.optional(s.enum(['true', 'false'] as const, 'true: only conversations handed to a person; false: only the others')),
-        avatar: s.optional(s.string({ ...avatarIdRules, description: 'Only conversations with this avatar' })),
+        avatar_id: s.optional(s.string({ ...avatarIdRules, description: 'Only conversations with this avatar' })),
         mode: s.optional(s.enum(['live', 'test'] as const, 'With an account token: one mode only (default both). With an API key: its own mode (another is refused)')),
         created_after: s.optional(isoTime('Only conversations created after this time (ISO 8601; a bare date is midnight UTC)')),
         created_before: s.optional(isoTime('Only conversations created before this time (ISO 8601; a bare date is midnight UTC)')),
@@ -44,12 +44,12 @@ export function conversationListRoutes(): Route[] {
             ...(query.starting_after !== undefined && { startingAfter: query.starting_after }),
             ...(query.status !== undefined && { status: query.status }),
             ...(query.escalated !== undefined && { escalated: query.escalated === 'true' }),
-            ...(query.avatar !== undefined && { avatarId: query.avatar }),
+            ...(query.avatar_id !== undefined && { avatarId: query.avatar_id }),
             ...(query.created_after !== undefined && { createdAfter: epochMs('created_after', query.created_after) }),
             ...(query.created_before !== undefined && { createdBefore: epochMs('created_before', query.created_before) }),
           },
         );
-        return { object: 'list', data: page.items.map(presentConversationSummary), has_more: page.hasMore };
+        return { conversations: page.items.map(presentConversationSummary), has_more: page.hasMore };
       },
     }),
   ];

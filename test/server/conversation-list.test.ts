@@ -5,8 +5,8 @@ import type { TestServer } from '../support/test-server.js';
 
 interface Summary {
   id: string;
-  avatar: string;
-  persona: string | null;
+  avatar_id: string;
+  persona_id: string | null;
   mode: 'live' | 'test';
   status: 'active' | 'escalated' | 'ended';
   created_at: string;
@@ -15,8 +15,7 @@ interface Summary {
   escalated: boolean;
 }
 interface List {
-  object: 'list';
-  data: Summary[];
+  conversations: Summary[];
   has_more: boolean;
 }
 
@@ -57,45 +56,45 @@ describe('GET /v1/conversations', () => {
   });
   after(() => t.close());
 
-  it('lists the account, newest first, as {object: "list", data, has_more} with summaries', async () => {
+  it('lists the account, newest first, as {conversations, has_more} with summaries', async () => {
     const page = await list('');
-    assert.equal(page.object, 'list');
+    assert.deepEqual(Object.keys(page).sort(), ['conversations', 'has_more']);
     assert.equal(page.has_more, false);
     assert.deepEqual(
-      page.data.map((c) => c.id),
+      page.conversations.map((c) => c.id),
       [live, ...[...made].reverse()],
       'an account token sees both modes, never account B',
     );
-    const byId = new Map(page.data.map((c) => [c.id, c]));
-    assert.deepEqual(byId.get(live), { ...byId.get(live)!, mode: 'live', persona: 'support-saas-helpdesk', avatar: 'luna-001', status: 'active', message_count: 0 });
+    const byId = new Map(page.conversations.map((c) => [c.id, c]));
+    assert.deepEqual(byId.get(live), { ...byId.get(live)!, mode: 'live', persona_id: 'support-saas-helpdesk', avatar_id: 'luna-001', status: 'active', message_count: 0 });
     assert.equal(byId.get(talked)!.message_count, 2, 'the message and its reply');
     assert.equal(byId.get(ended)!.status, 'ended');
     assert.ok(Date.parse(byId.get(ended)!.ended_at!) >= Date.parse(byId.get(ended)!.created_at));
     assert.deepEqual([byId.get(escalated)!.status, byId.get(escalated)!.escalated], ['escalated', true]);
     assert.deepEqual(
-      page.data.filter((c) => c.escalated).map((c) => c.id),
+      page.conversations.filter((c) => c.escalated).map((c) => c.id),
       [escalated],
     );
   });
 
   it('an API key sees its own mode only; another mode is a 400', async () => {
-    assert.deepEqual((await list('', t.key)).data.map((c) => c.id), [...made].reverse());
-    assert.deepEqual((await list('', t.liveKey)).data.map((c) => c.id), [live]);
-    assert.deepEqual((await list('?mode=live')).data.map((c) => c.id), [live], 'an account token may pick a mode');
+    assert.deepEqual((await list('', t.key)).conversations.map((c) => c.id), [...made].reverse());
+    assert.deepEqual((await list('', t.liveKey)).conversations.map((c) => c.id), [live]);
+    assert.deepEqual((await list('?mode=live')).conversations.map((c) => c.id), [live], 'an account token may pick a mode');
     const res = await t.request('/v1/conversations?mode=live', { auth: t.key });
     assert.equal(res.status, 400);
   });
 
   it('pages with limit and starting_after exactly through the whole list', async () => {
-    const all = (await list('')).data.map((c) => c.id);
+    const all = (await list('')).conversations.map((c) => c.id);
     const seen: string[] = [];
     let cursor = '';
     for (;;) {
       const page = await list(`?limit=2${cursor && `&starting_after=${cursor}`}`);
-      assert.ok(page.data.length <= 2);
-      seen.push(...page.data.map((c) => c.id));
+      assert.ok(page.conversations.length <= 2);
+      seen.push(...page.conversations.map((c) => c.id));
       if (!page.has_more) break;
-      cursor = page.data.at(-1)!.id;
+      cursor = page.conversations.at(-1)!.id;
     }
     assert.deepEqual(seen, all);
     assert.equal((await list('?limit=6')).has_more, false);
@@ -103,14 +102,14 @@ describe('GET /v1/conversations', () => {
   });
 
   it('filters by status, escalation, avatar and creation time', async () => {
-    const ids = async (query: string) => (await list(query, t.key)).data.map((c) => c.id);
+    const ids = async (query: string) => (await list(query, t.key)).conversations.map((c) => c.id);
     assert.deepEqual(await ids('?status=ended'), [ended]);
     assert.deepEqual(await ids('?status=active'), [...made].reverse().filter((id) => id !== ended), 'active includes escalated');
     assert.deepEqual(await ids('?escalated=true'), [escalated]);
     assert.deepEqual(await ids('?status=active&escalated=false'), [...made].reverse().filter((id) => id !== ended && id !== escalated));
-    assert.deepEqual(await ids('?avatar=atlas-002'), [made[3]!, made[1]!]);
-    assert.deepEqual(await ids('?avatar=atlas-002&status=active'), [made[3]!]);
-    const all = (await list('', t.key)).data;
+    assert.deepEqual(await ids('?avatar_id=atlas-002'), [made[3]!, made[1]!]);
+    assert.deepEqual(await ids('?avatar_id=atlas-002&status=active'), [made[3]!]);
+    const all = (await list('', t.key)).conversations;
     const pivot = Date.parse(all.find((c) => c.id === made[2])!.created_at);
     const after = await ids(`?created_after=${new Date(pivot).toISOString()}`);
     const before = await ids(`?created_before=${new Date(pivot).toISOString()}`);
@@ -120,11 +119,11 @@ describe('GET /v1/conversations', () => {
     const today = new Date().toISOString().slice(0, 10);
     assert.equal((await ids(`?created_before=${today}`)).length, 0, 'a bare date is midnight UTC');
     assert.equal((await ids(`?created_after=${today}`)).length, made.length);
-    assert.deepEqual(await ids('?avatar=nobody-001'), []);
+    assert.deepEqual(await ids('?avatar_id=nobody-001'), []);
   });
 
   it('refuses a cursor outside the list, bad filters, session tokens and no credential', async () => {
-    const foreign = (await list('', t.otherKey)).data[0]!.id;
+    const foreign = (await list('', t.otherKey)).conversations[0]!.id;
     for (const query of [
       `?starting_after=${foreign}`,
       `?starting_after=${live}`,
@@ -136,7 +135,7 @@ describe('GET /v1/conversations', () => {
       '?created_after=yesterday',
       '?created_after=2026-02-30T00:00:00Z',
       '?created_after=2026-03-01&created_before=2026-02-01',
-      '?avatar=Not An Id',
+      '?avatar_id=Not An Id',
     ]) {
       const res = await t.request(`/v1/conversations${query}`, { auth: t.key });
       assert.equal(res.status, 400, query);
@@ -172,11 +171,11 @@ describe('GET /v1/conversations in the envelope style', () => {
       made.push(((await res.json()) as { data: { id: string } }).data.id);
     }
     assert.ok(made.every((id) => /^[0-9a-f-]{36}$/.test(id)));
-    type Envelope = { data: { object: string; data: { id: string; messageCount: number; createdAt: string; escalated: boolean }[]; hasMore: boolean } };
+    type Envelope = { data: { conversations: { id: string; messageCount: number; createdAt: string; escalated: boolean }[]; hasMore: boolean } };
     const first = ((await (await t.request('/v1/conversations?limit=2')).json()) as Envelope).data;
-    assert.deepEqual([first.object, first.hasMore, first.data.map((c) => c.id)], ['list', true, [made[2], made[1]]]);
-    assert.deepEqual([first.data[0]!.messageCount, first.data[0]!.escalated, typeof first.data[0]!.createdAt], [0, false, 'string']);
+    assert.deepEqual([first.hasMore, first.conversations.map((c) => c.id)], [true, [made[2], made[1]]]);
+    assert.deepEqual([first.conversations[0]!.messageCount, first.conversations[0]!.escalated, typeof first.conversations[0]!.createdAt], [0, false, 'string']);
     const second = ((await (await t.request(`/v1/conversations?limit=2&starting_after=${made[1]}`)).json()) as Envelope).data;
-    assert.deepEqual([second.hasMore, second.data.map((c) => c.id)], [false, [made[0]]]);
+    assert.deepEqual([second.hasMore, second.conversations.map((c) => c.id)], [false, [made[0]]]);
   });
 });

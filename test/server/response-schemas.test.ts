@@ -144,7 +144,7 @@ describe('Response schemas', () => {
     assert.equal(ended.end_reason, 'ended');
     await expectBody(conversationWithMessagesSchema, 'get', '/v1/conversations/{id}', { path });
     const listed = await expectBody(conversationListSchema, 'get', '/v1/conversations');
-    assert.ok(listed.data.some((c) => c.id === created.id && c.status === 'ended' && c.message_count === 2));
+    assert.ok(listed.conversations.some((c) => c.id === created.id && c.status === 'ended' && c.message_count === 2));
     await expectBody(deletedSchema, 'delete', '/v1/conversations/{id}', { path });
   });
 

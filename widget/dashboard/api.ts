@@ -158,8 +158,8 @@ export interface Delivery {
 
 export interface ConversationSummary {
   id: string;
-  avatar: string;
-  persona: string | null;
+  avatar_id: string;
+  persona_id: string | null;
   mode: 'live' | 'test';
   status: string;
   created_at: string;

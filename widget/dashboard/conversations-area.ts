@@ -43,8 +43,8 @@ export class ConversationsArea extends Area {
     if (cursor) query.set('starting_after', cursor);
     for (const [name, value] of Object.entries(this._filters)) if (value) query.set(name, value);
     await this.attempt(async () => {
-      const page = await this.client.request<{ data: ConversationSummary[]; has_more: boolean }>(`/conversations?${query}`);
-      this._rows = page.data;
+      const page = await this.client.request<{ conversations: ConversationSummary[]; has_more: boolean }>(`/conversations?${query}`);
+      this._rows = page.conversations;
       this._hasMore = page.has_more;
     });
   }
@@ -60,7 +60,7 @@ export class ConversationsArea extends Area {
       status: String(form.get('status') ?? ''),
       escalated: String(form.get('escalated') ?? ''),
       mode: String(form.get('mode') ?? ''),
-      avatar: String(form.get('avatar') ?? '').trim(),
+      avatar_id: String(form.get('avatar_id') ?? '').trim(),
       created_after: day('from', false),
       created_before: day('to', true),
     };
@@ -128,7 +128,7 @@ export class ConversationsArea extends Area {
             <option value="test" ?selected=${f.mode === 'test'}>test</option>
             <option value="live" ?selected=${f.mode === 'live'}>live</option>
           </select></label>
-        <label>Avatar id <input name="avatar" size="12" .value=${f.avatar ?? ''} placeholder="luna-001" /></label>
+        <label>Avatar id <input name="avatar_id" size="12" .value=${f.avatar_id ?? ''} placeholder="luna-001" /></label>
         <label>From <input name="from" type="date" /></label>
         <label>To <input name="to" type="date" /></label>
         <button type="submit">Apply filters</button>
@@ -142,8 +142,8 @@ export class ConversationsArea extends Area {
             ${this._rows.map(
               (row) => html`<tr class=${row.escalated ? 'escalated' : ''} data-conversation-id=${row.id}>
                 <td>${formatTime(row.created_at)}</td>
-                <td>${row.avatar}</td>
-                <td>${row.persona ?? '—'}</td>
+                <td>${row.avatar_id}</td>
+                <td>${row.persona_id ?? '—'}</td>
                 <td>${row.mode}</td>
                 <td>${row.status}${row.ended_at ? html`<br /><span class="hint">ended ${formatTime(row.ended_at)}</span>` : nothing}</td>
                 <td>${row.message_count}</td>
