@@ -43,8 +43,8 @@ export class AvatarsArea extends Area {
     await this.attempt(async () => {
       const avatar = await this.client.request<Avatar>('/avatars', { method: 'POST', auth: 'key', form });
       formElement.reset();
-      this.notice = `Avatar ${avatar.name} (${avatar.id}) uploaded.`;
       await this.load();
+      this.notice = `Avatar ${avatar.name} (${avatar.id}) uploaded.`;
     });
     this._busy = false;
   };
@@ -70,9 +70,9 @@ export class AvatarsArea extends Area {
           traits: { personality: String(input.get('personality')), speaking_style: String(input.get('speaking_style')) },
         },
       });
-      this.notice = `${String(input.get('name'))} saved.`;
       this._editing = undefined;
       await this.load();
+      this.notice = `${String(input.get('name'))} saved.`;
     });
   };
 
@@ -80,9 +80,9 @@ export class AvatarsArea extends Area {
     if (!confirm(`Delete ${avatar.name} (${avatar.id})? Its files go, and its active conversations end.`)) return;
     await this.attempt(async () => {
       await this.client.request(`/avatars/${avatar.id}`, { method: 'DELETE', auth: 'key' });
-      this.notice = `${avatar.name} deleted.`;
       if (this._preview?.avatar.id === avatar.id) this._preview = undefined;
       await this.load();
+      this.notice = `${avatar.name} deleted.`;
     });
   }
 

@@ -90,8 +90,8 @@ export class WebhooksArea extends Area {
   async #setStatus(webhook: Webhook, status: 'active' | 'disabled'): Promise<void> {
     await this.attempt(async () => {
       await this.client.request(`/webhooks/${webhook.id}`, { method: 'PATCH', auth: 'key', json: { status } });
-      this.notice = status === 'active' ? `${webhook.url} re-enabled.` : `${webhook.url} paused.`;
       await this.load();
+      this.notice = status === 'active' ? `${webhook.url} re-enabled.` : `${webhook.url} paused.`;
     });
   }
 
