@@ -22,6 +22,7 @@ import { aiRoutes } from './routes/ai-routes.js';
 import { ttsRoutes } from './routes/tts-routes.js';
 import { avatarRoutes } from './routes/avatar-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
+import { conversationListRoutes } from './routes/conversation-list-routes.js';
 import { demoRoutes } from './routes/demo-routes.js';
 import { dashboardRoutes } from './routes/dashboard-routes.js';
 import { audioRoute, avatarAssetRoute, avatarFileRoute } from './routes/file-routes.js';
@@ -59,6 +60,7 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
     ...conversationRoutes(service, urls),
     ...sessionRoutes(service),
     ...usageRoutes(),
+    ...conversationListRoutes(),
     ...aiRoutes(service),
     ...ttsRoutes(service, urls),
     ...accountRoutes(),

@@ -11,6 +11,7 @@ const security: Record<string, unknown> = {
   api_key: [{ apiKey: [] }],
   conversation: [{ apiKey: [] }, { sessionToken: [] }],
   account: [{ accountToken: [] }],
+  account_or_key: [{ accountToken: [] }, { apiKey: [] }],
 };
 
 /** What each tag groups, for the reference page's sections. */
@@ -21,11 +22,11 @@ const tagDescriptions: Record<string, string> = {
   personas: 'Persona presets an avatar can play.',
   conversations: 'Conversations with an avatar: messages, replies as JSON or a Server-Sent Events stream.',
   sessions: 'Browser session tokens scoped to one conversation, so pages never hold an API key.',
-  usage: 'Metered AI tokens and speech characters.',
+  usage: 'Metered AI tokens and speech characters; per day with conversations and limits for charts.',
   ai: 'AI providers, their models, and raw chat completions outside conversations.',
   tts: 'Speech engines, voices and synthesis outside conversations.',
   audio: 'Synthesized speech files.',
-  auth: 'Account login: an account token for key management.',
+  auth: 'Account login and optional sign-up: an account token for key management and the dashboard.',
   'api-keys': 'API key management (account tokens).',
   webhooks: 'Webhooks: registration, deliveries and test events.',
 };

@@ -17,11 +17,11 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export interface AccountServiceDeps {
   store: Store;
+  /** Also accept tokens of an external identity provider (asymmetric algorithms, its key set). */
+  externalTokens?: ExternalTokenVerifier;
   clock: Clock;
   ids: IdGenerator;
   jwtSecret: string;
-  /** Also accept tokens of an external identity provider (asymmetric algorithms, its key set). */
-  externalTokens?: ExternalTokenVerifier;
 }
 
 export interface CreateAccountInput {

@@ -5,7 +5,7 @@ import type { SessionPrincipal } from '../sessions/session-service.js';
 export type Principal =
   /** An API key: may use every resource of its account in the key's mode. */
   | { type: 'api_key'; owner: Owner; keyId: string; allowedOrigins: readonly string[] | null }
-  /** A JWT for an account holder: manages keys (both modes). */
+  /** An account token (JWT) of an account holder: manages keys; reads the account's conversation list and daily usage (both modes). */
   | { type: 'account'; accountId: string }
   /** A browser session token: one conversation only. */
   | SessionPrincipal;

@@ -1,8 +1,6 @@
 import type { Clock } from '../clock.js';
-import type { ConversationScope, DailyUsage, KeyMode, Owner, Store, Tier } from '../ports/store.js';
-import { NotFoundError, ValidationError } from '../errors.js';
-import { limitsOf } from '../access/tier-limits.js';
-import type { AccountLimits } from '../access/tier-limits.js';
+import type { ConversationScope, DailyUsage, KeyMode, Owner, Store } from '../ports/store.js';
+import { ValidationError } from '../errors.js';
 
 const DAY_MS = 86_400_000;
 /** The longest window {@link UsageService.daily} reports: a year and a day. */
@@ -36,14 +34,12 @@ export interface DailyFigures {
   conversations: number;
 }
 
-/** Usage per day for a chart: every day of the window (zeros included), totals, the account's tier and limits. */
+/** Usage per day for a chart: every day of the window (zeros included) and the totals. */
 export interface DailyReport {
   from: string;
   to: string;
   /** The mode reported; undefined: both modes added together. */
   mode: KeyMode | undefined;
-  tier: Tier;
-  limits: AccountLimits;
   total: { aiTokens: number; ttsCharacters: number; conversations: number };
   days: DailyFigures[];
 }
@@ -87,14 +83,12 @@ export class UsageService {
   /**
    * The last `days` UTC days up to today, every day present (oldest first): AI tokens, speech
    * characters and conversations started (those since deleted are not counted), for one mode of
-   * the account or both, with the account's tier and limits.
+   * the account or both.
    */
   async daily(scope: ConversationScope, days: number): Promise<DailyReport> {
     if (!Number.isInteger(days) || days < 1 || days > MAX_DAILY_WINDOW) {
       throw new ValidationError('days', `days must be an integer from 1 to ${MAX_DAILY_WINDOW}`);
     }
-    const account = await this.#store.accounts.findById(scope.accountId);
-    if (!account) throw new NotFoundError('account', scope.accountId);
     const to = UsageService.dayOf(this.#clock.now());
     const firstMs = startOf(to) - (days - 1) * DAY_MS;
     const from = UsageService.dayOf(firstMs);
@@ -123,6 +117,6 @@ export class UsageService {
       (sum, d) => ({ aiTokens: sum.aiTokens + d.aiTokens, ttsCharacters: sum.ttsCharacters + d.ttsCharacters, conversations: sum.conversations + d.conversations }),
       { aiTokens: 0, ttsCharacters: 0, conversations: 0 },
     );
-    return { from, to, mode: scope.mode, tier: account.tier, limits: limitsOf(account), total, days: list };
+    return { from, to, mode: scope.mode, total, days: list };
   }
 }

@@ -1,10 +1,10 @@
 import type { AvatarService } from '../../core/index.js';
-import { Limits, ValidationError } from '../../core/index.js';
+import { Limits } from '../../core/index.js';
 import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
-import { accountScopeOf, ownerOf } from '../http/owner.js';
-import { presentConversation, presentConversationCreated, presentConversationSummary, presentMessage } from '../edge/present.js';
+import { ownerOf } from '../http/owner.js';
+import { presentConversation, presentConversationCreated, presentMessage } from '../edge/present.js';
 import { requestSignal } from '../http/request-signal.js';
 import { streamReplyAsSse } from '../http/sse-reply.js';
 import type { SseReply } from '../http/sse-reply.js';
@@ -12,12 +12,12 @@ import { credentialOf } from '../http/authenticate.js';
 import type { ConnectionPrincipal } from '../edge/connection-gate.js';
 import { errorPayload } from '../edge/reply-wire.js';
 import { conversationChoiceFields } from './conversation-choices.js';
-import { avatarIdRules, conversationIdRules, conversationParams, messageId } from './id-schemas.js';
+import { conversationParams, messageId } from './id-schemas.js';
 import { messageContent } from '../edge/message-schema.js';
 import type { UrlBuilder } from '../edge/urls.js';
-import { safetyInputSchema, conversationCreatedSchema, conversationListSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageListSchema, messageSchema } from '../http/resource-schemas.js';
+import { safetyInputSchema, conversationCreatedSchema, conversationSchema, conversationWithMessagesSchema, deletedSchema, messageListSchema, messageSchema } from '../http/resource-schemas.js';
 
-/** Conversations: list (newest first, a page at a time), create, read (whole, or the messages a page at a time), end, delete, and send messages (JSON or SSE). */
+/** Conversations: create, read (whole, or the messages a page at a time), end, delete, and send messages (JSON or SSE). */
 export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Route[] {
   const choices = conversationChoiceFields(service);
   const createBody = s.object({
@@ -36,45 +36,6 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Ro
   });
 
   return [
-    defineRoute({
-      method: 'get',
-      path: '/conversations',
-      summary: "The account's conversations, newest first, a page at a time, with filters",
-      tag: 'conversations',
-      auth: 'account_or_key',
-      query: s.object({
-        limit: s.optional(s.integer({ min: 1, max: 100, text: true, description: 'Conversations per page, 1 to 100; default 20' })),
-        starting_after: s.optional(
-          s.string({ ...conversationIdRules, description: 'Cursor: the last id of the previous page (400 if it is not a conversation of this list)' }),
-        ),
-        status: s.optional(s.enum(['active', 'ended'] as const, 'active: not ended (including escalated); ended')),
-        escalated: s.optional(s.enum(['true', 'false'] as const, 'true: only conversations handed to a person; false: only the others')),
-        avatar: s.optional(s.string({ ...avatarIdRules, description: 'Only conversations with this avatar' })),
-        mode: s.optional(s.enum(['live', 'test'] as const, 'With an account token: one mode only (default both). With an API key: its own mode (another is refused)')),
-        created_after: s.optional(isoTime('Only conversations created after this time (ISO 8601; a bare date is midnight UTC)')),
-        created_before: s.optional(isoTime('Only conversations created before this time (ISO 8601; a bare date is midnight UTC)')),
-      }),
-      response: conversationListSchema.json,
-      async handle({ query, principal }) {
-        const scope = accountScopeOf(principal);
-        if (query.mode !== undefined && scope.mode !== undefined && query.mode !== scope.mode) {
-          throw new ValidationError('mode', `mode must be ${scope.mode}: an API key lists the conversations of its own mode`);
-        }
-        const page = await service.conversations.list(
-          { accountId: scope.accountId, ...((scope.mode ?? query.mode) !== undefined && { mode: scope.mode ?? query.mode }) },
-          {
-            limit: query.limit ?? 20,
-            ...(query.starting_after !== undefined && { startingAfter: query.starting_after }),
-            ...(query.status !== undefined && { status: query.status }),
-            ...(query.escalated !== undefined && { escalated: query.escalated === 'true' }),
-            ...(query.avatar !== undefined && { avatarId: query.avatar }),
-            ...(query.created_after !== undefined && { createdAfter: epochMs('created_after', query.created_after) }),
-            ...(query.created_before !== undefined && { createdBefore: epochMs('created_before', query.created_before) }),
-          },
-        );
-        return { object: 'list', data: page.items.map(presentConversationSummary), has_more: page.hasMore };
-      },
-    }),
     defineRoute({
       method: 'post',
       path: '/conversations',
@@ -194,16 +155,4 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder): Ro
       },
     }),
   ];
-}
-
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-const isoTime = (description: string) =>
-  s.string({ pattern: ISO_TIME, patternHint: 'be an ISO 8601 time such as 2026-01-31T12:00:00Z or a date such as 2026-01-31', format: 'date-time', description });
-
-/** An ISO 8601 time (checked by {@link ISO_TIME}) as epoch ms; a calendar-impossible one is a 400. */
-function epochMs(field: string, value: string): number {
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new ValidationError(field, `${field} must be a real time, got '${value}'`);
-  return ms;
 }

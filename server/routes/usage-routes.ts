@@ -1,7 +1,7 @@
 import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
-import { MAX_DAILY_WINDOW, ValidationError } from '../../core/index.js';
+import { MAX_DAILY_WINDOW, ValidationError, limitsOf } from '../../core/index.js';
 import { accountScopeOf, ownerOf } from '../http/owner.js';
 import { dailyUsageSchema, usageReportSchema } from '../http/resource-schemas.js';
 
@@ -51,7 +51,11 @@ export function usageRoutes(): Route[] {
           throw new ValidationError('mode', `mode must be ${scope.mode}: an API key reports the usage of its own mode`);
         }
         const mode = scope.mode ?? query.mode;
-        const report = await service.usage.daily({ accountId: scope.accountId, ...(mode !== undefined && { mode }) }, query.days ?? 30);
+        const [report, account] = await Promise.all([
+          service.usage.daily({ accountId: scope.accountId, ...(mode !== undefined && { mode }) }, query.days ?? 30),
+          service.accounts.getAccount(scope.accountId),
+        ]);
+        const limits = limitsOf(account);
         const figures = (d: { aiTokens: number; ttsCharacters: number; conversations: number }) => ({
           ai_tokens: d.aiTokens,
           tts_characters: d.ttsCharacters,
@@ -61,8 +65,8 @@ export function usageRoutes(): Route[] {
           from: report.from,
           to: report.to,
           mode: report.mode ?? null,
-          tier: report.tier,
-          limits: { requests_per_minute: report.limits.requestsPerMinute, connections: report.limits.connections },
+          tier: account.tier,
+          limits: { requests_per_minute: limits.requestsPerMinute, connections: limits.connections },
           total: figures(report.total),
           days: report.days.map((d) => ({ date: d.day, ...figures(d) })),
         };

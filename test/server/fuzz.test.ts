@@ -626,6 +626,19 @@ class Harness {
           return fc.oneof(refArb('keyOwn'), refArb('keyOtherInUse'));
         case 'provider':
           return text(['local', 'browser', 'google', 'openai', 'LOCAL']);
+        case 'status':
+          return text(['active', 'ended', 'escalated', 'ACTIVE']);
+        case 'escalated':
+          return text(['true', 'false', 'yes', '1']);
+        case 'avatar':
+          return fc.oneof(text(this.info.avatars), text(['nobody-001', 'Not An Id', '']));
+        case 'mode':
+          return text(['live', 'test', 'both', 'LIVE']);
+        case 'days':
+          return fc.oneof(fc.integer({ min: -5, max: 400 }).map(String), fc.constantFrom('1e2', '30.0', 'week')).map((t): ParamSpec => ({ text: t }));
+        case 'created_after':
+        case 'created_before':
+          return text(['2026-01-01', '2026-11-23T12:00:00Z', '2026-11-23T12:00:00.123+02:00', '2026-02-30', '2026-13-01', 'yesterday', '2026-01-01T25:00:00Z']);
         default:
           return fc.constant<ParamSpec>({ text: 'x' });
       }
@@ -806,6 +819,7 @@ class Harness {
       const type = principal?.type;
       if (op.security === 'apiKey') expectAuth = type === 'key' ? 'ok' : 'refused';
       else if (op.security === 'account') expectAuth = type === 'jwt' ? 'ok' : 'refused';
+      else if (op.security === 'accountOrKey') expectAuth = type === 'jwt' || type === 'key' ? 'ok' : 'refused';
       else if (op.security === 'conversation') {
         expectAuth = type === 'key' ? 'ok' : type === 'session' ? (principal!.conversation === pathValues.id ? 'ok' : 'refused') : 'refused';
         if (type === 'session' && pathValues.id === undefined) expectAuth = 'unknown';

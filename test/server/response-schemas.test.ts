@@ -10,13 +10,16 @@ import {
   aiProviderListSchema,
   apiKeyCreatedSchema,
   apiKeyListSchema,
+  authConfigSchema,
   avatarDetailSchema,
   avatarListSchema,
   avatarModelSchema,
   chatCompletionSchema,
   conversationCreatedSchema,
+  conversationListSchema,
   conversationSchema,
   conversationWithMessagesSchema,
+  dailyUsageSchema,
   deletedSchema,
   healthSchema,
   loginSchema,
@@ -73,7 +76,7 @@ describe('Response schemas', () => {
   before(async () => {
     const local = createLocalSpeechProvider();
     t = await startTestServer({
-      env: { DEV_BOOTSTRAP: 'true' },
+      env: { DEV_BOOTSTRAP: 'true', ALLOW_SIGNUP: 'true' },
       speechProviders: [local, ...['google', 'elevenlabs', 'openai'].map((id) => standIn(id, local))],
     });
     openapi = dereference(await (await t.request('/v1/openapi.json', { auth: null })).json()) as OpenApiDocument;
@@ -136,12 +139,16 @@ describe('Response schemas', () => {
     const ended = await expectBody(conversationSchema, 'post', '/v1/conversations/{id}/end', { path: `${path}/end` });
     assert.equal(ended.end_reason, 'ended');
     await expectBody(conversationWithMessagesSchema, 'get', '/v1/conversations/{id}', { path });
+    const listed = await expectBody(conversationListSchema, 'get', '/v1/conversations');
+    assert.ok(listed.data.some((c) => c.id === created.id && c.status === 'ended' && c.message_count === 2));
     await expectBody(deletedSchema, 'delete', '/v1/conversations/{id}', { path });
   });
 
   it('sessions and usage', async () => {
     await expectBody(sessionSchema, 'post', '/v1/sessions', { json: { avatar_id: 'luna-001' }, status: 201 });
     await expectBody(usageReportSchema, 'get', '/v1/usage');
+    const daily = await expectBody(dailyUsageSchema, 'get', '/v1/usage/daily', { path: '/v1/usage/daily?days=7' });
+    assert.equal(daily.days.length, 7);
   });
 
   it('speech: synthesis, voice preview and the vendor-only routes', async () => {
@@ -161,6 +168,8 @@ describe('Response schemas', () => {
 
   it('login and API keys: list, create, revoke', async () => {
     await expectBody(loginSchema, 'post', '/v1/auth/login', { json: { email: 'a@example.com', password: 'password-a' }, auth: null });
+    await expectBody(authConfigSchema, 'get', '/v1/auth/config', { auth: null });
+    await expectBody(loginSchema, 'post', '/v1/auth/signup', { json: { email: 'new@example.com', password: 'password-new' }, status: 201, auth: null });
     const auth = (await t.service.accounts.issueToken(t.accountId)).token;
     const created = await expectBody(apiKeyCreatedSchema, 'post', '/v1/api-keys', {
       json: { name: 'widget', allowed_origins: ['https://shop.example.com'] },

@@ -51,7 +51,7 @@ export interface OpenApiDocument {
 }
 
 /** Who may call an operation, as the document says. */
-export type Security = 'none' | 'apiKey' | 'conversation' | 'account';
+export type Security = 'none' | 'apiKey' | 'conversation' | 'account' | 'accountOrKey';
 
 export interface Operation {
   method: string;
@@ -67,7 +67,11 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
   for (const [template, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
       const schemes = (operation.security ?? []).flatMap((s) => Object.keys(s));
-      const security: Security = schemes.length === 0 ? 'none' : schemes.includes('accountToken') ? 'account' : schemes.includes('sessionToken') ? 'conversation' : 'apiKey';
+      const security: Security = schemes.length === 0
+        ? 'none'
+        : schemes.includes('accountToken')
+          ? schemes.includes('apiKey') ? 'accountOrKey' : 'account'
+          : schemes.includes('sessionToken') ? 'conversation' : 'apiKey';
       operations.push({
         method: method.toUpperCase(),
         template,
@@ -513,6 +517,7 @@ export function credentialArb(security: Security): fc.Arbitrary<CredentialKind> 
     apiKey: ['A-key', 'A-key', 'A-key', 'A-live', 'B-key', 'A-key-lowercase-scheme', 'A-key-extra-spaces'],
     conversation: ['A-key', 'A-key', 'A-key', 'A-session', 'A-session', 'A-live', 'B-key', 'B-session', 'A-session-other'],
     account: ['A-jwt', 'A-jwt', 'A-jwt', 'B-jwt'],
+    accountOrKey: ['A-jwt', 'A-jwt', 'A-key', 'A-key', 'A-live', 'B-jwt', 'B-key', 'A-session'],
   };
   const preferred = table[security];
   return fc.oneof(

@@ -228,6 +228,57 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       assert.equal((await store.messages.listByConversation(conversation.id))[0]?.content, message.content);
     });
 
+    it("lists an account's conversations newest first, filtered, with message counts, after a cursor of the scope", async () => {
+      const owner = newAccount('lister@example.com');
+      const stranger = newAccount('stranger@example.com');
+      await store.accounts.create(owner);
+      await store.accounts.create(stranger);
+      const day = 86_400_000;
+      const t0 = 1_750_000_000_000;
+      // Two share a creation time: the id breaks the tie.
+      const rows = [0, 1, 1, 2, 3].map((offset, i) => ({
+        ...newConversation(owner, i === 4 ? 'live' : 'test'),
+        createdAt: t0 + offset * day,
+        avatarId: i % 2 === 0 ? 'luna-001' : 'atlas-002',
+      }));
+      rows[1] = { ...rows[1]!, status: 'ended', endedAt: t0 + 2 * day };
+      rows[2] = { ...rows[2]!, status: 'escalated', escalatedAt: t0 + day, escalationReason: 'requested' };
+      for (const row of rows) await store.conversations.create(row);
+      await store.conversations.create({ ...newConversation(stranger), createdAt: t0 });
+      await store.messages.create(newMessage(rows[0]!.id, t0));
+      await store.messages.create(newMessage(rows[0]!.id, t0 + 1));
+      await store.messages.create({ ...newMessage(rows[0]!.id, t0 + 2), status: 'streaming' });
+      const newestFirst = [rows[4]!, rows[3]!, rows[2]!, rows[1]!, rows[0]!].map((r) => r.id);
+      const ids = async (scope: { accountId: string; mode?: 'live' | 'test' }, query: Parameters<Store['conversations']['listPage']>[1]) =>
+        (await store.conversations.listPage(scope, query))?.map((item) => item.conversation.id);
+
+      const all = await store.conversations.listPage({ accountId: owner.id }, { limit: 10 });
+      assert.deepEqual(all?.map((item) => item.conversation.id), newestFirst);
+      assert.deepEqual(all?.find((item) => item.conversation.id === rows[0]!.id)?.conversation, rows[0]);
+      assert.deepEqual(all?.map((item) => item.messageCount), [0, 0, 0, 0, 2], 'a reply being written is not counted');
+      assert.deepEqual(await ids({ accountId: owner.id, mode: 'test' }, { limit: 10 }), newestFirst.slice(1));
+      assert.deepEqual(await ids({ accountId: owner.id }, { limit: 2, after: newestFirst[1] }), newestFirst.slice(2, 4));
+      assert.deepEqual(await ids({ accountId: owner.id }, { limit: 10, after: newestFirst[2] }), newestFirst.slice(3), 'past a tie of creation times');
+      assert.equal(await store.conversations.listPage({ accountId: owner.id, mode: 'test' }, { limit: 10, after: rows[4]!.id }), undefined, 'another mode');
+      const strangers = await store.conversations.listPage({ accountId: stranger.id }, { limit: 10 });
+      assert.equal(strangers?.length, 1);
+      assert.equal(await store.conversations.listPage({ accountId: owner.id }, { limit: 10, after: strangers![0]!.conversation.id }), undefined);
+      assert.deepEqual(await ids({ accountId: owner.id }, { limit: 10, status: 'ended' }), [rows[1]!.id]);
+      assert.deepEqual(await ids({ accountId: owner.id }, { limit: 10, status: 'active' }), newestFirst.filter((id) => id !== rows[1]!.id));
+      assert.deepEqual(await ids({ accountId: owner.id }, { limit: 10, escalated: true }), [rows[2]!.id]);
+      assert.deepEqual(await ids({ accountId: owner.id }, { limit: 10, avatarId: 'atlas-002' }), [rows[3]!.id, rows[1]!.id]);
+      assert.deepEqual(await ids({ accountId: owner.id }, { limit: 10, createdAfter: t0, createdBefore: t0 + 3 * day }), [rows[3]!.id, rows[2]!.id, rows[1]!.id]);
+
+      const counts = await store.conversations.countByDay({ accountId: owner.id }, t0 - (t0 % day), t0 - (t0 % day) + 3 * day);
+      const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      assert.deepEqual(counts, [
+        { day: dayOf(t0), count: 1 },
+        { day: dayOf(t0 + day), count: 2 },
+        { day: dayOf(t0 + 2 * day), count: 1 },
+      ]);
+      assert.deepEqual(await store.conversations.countByDay({ accountId: owner.id, mode: 'live' }, 0, t0 + 10 * day), [{ day: dayOf(t0 + 3 * day), count: 1 }]);
+    });
+
     it('lists idle active conversations', async () => {
       const idle = { ...newConversation(account), updatedAt: 50 };
       await store.conversations.create(idle);

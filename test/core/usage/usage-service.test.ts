@@ -103,4 +103,31 @@ describe('UsageService', () => {
     assert.deepEqual((await usage.report(test)).days, [{ day: '2026-03-14', aiTokens: reply.aiTokens, ttsCharacters: 0 }]);
     assert.deepEqual((await usage.report(live)).days, []);
   });
+
+  it('daily: every day of the window up to the clock\'s day, usage and conversations bucketed by UTC day, modes apart or together', async (t) => {
+    const { service, usage, live, test, clock } = await setup(t);
+    await usage.record(live, { aiTokens: 1, ttsCharacters: 2 });
+    await service.conversations.create(live, { avatarId: 'luna-001' });
+    await service.conversations.create(test, { avatarId: 'luna-001' });
+    clock.advance(1); // 2026-03-15T00:00:00.000Z
+    await usage.record(test, { aiTokens: 10 });
+    await service.conversations.create(test, { avatarId: 'luna-001' });
+    clock.advance(2 * DAY); // the 17th
+    const both = await usage.daily({ accountId: live.accountId }, 4);
+    assert.deepEqual([both.from, both.to, both.mode], ['2026-03-14', '2026-03-17', undefined]);
+    assert.deepEqual(both.days, [
+      { day: '2026-03-14', aiTokens: 1, ttsCharacters: 2, conversations: 2 },
+      { day: '2026-03-15', aiTokens: 10, ttsCharacters: 0, conversations: 1 },
+      { day: '2026-03-16', aiTokens: 0, ttsCharacters: 0, conversations: 0 },
+      { day: '2026-03-17', aiTokens: 0, ttsCharacters: 0, conversations: 0 },
+    ]);
+    assert.deepEqual(both.total, { aiTokens: 11, ttsCharacters: 2, conversations: 3 });
+    const onlyTest = await usage.daily(test, 3);
+    assert.deepEqual(onlyTest.days.map((d) => [d.day, d.aiTokens, d.conversations]), [
+      ['2026-03-15', 10, 1],
+      ['2026-03-16', 0, 0],
+      ['2026-03-17', 0, 0],
+    ], 'the 14th is outside a 3-day window; live is left out');
+    for (const days of [0, 367, 1.5]) await assert.rejects(usage.daily(test, days), { code: 'invalid_request', field: 'days' });
+  });
 });

@@ -5,6 +5,7 @@ import { messageOrder } from './0003-message-order.js';
 import { webhooks } from './0004-webhooks.js';
 import { safety } from './0005-safety.js';
 import { customAvatars } from './0006-custom-avatars.js';
+import { conversationList } from './0007-conversation-list.js';
 
 /** Versioned migrations, applied in name order. Never edit a shipped one: add the next. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-webhooks': webhooks,
   '0005-safety': safety,
   '0006-custom-avatars': customAvatars,
+  '0007-conversation-list': conversationList,
 };
 
 export const migrationProvider: MigrationProvider = {
