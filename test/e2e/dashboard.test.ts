@@ -429,6 +429,19 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     }
   });
 
+  it('signs out: forgets the token and revokes the key it created for the session', async () => {
+    const sessionKeys = async () => {
+      const token = (await server.service.accounts.login(EMAIL, PASSWORD)).token;
+      const list = (await (await fetch(server.url + '/v1/api-keys', { headers: { authorization: `Bearer ${token}` } })).json()) as { api_keys: { name: string; revoked_at: string | null }[] };
+      return list.api_keys.filter((key) => key.name === 'dashboard session' && key.revoked_at === null).length;
+    };
+    assert.equal(await sessionKeys(), 1, 'the webhooks area created one');
+    await page.locator('header button', { hasText: 'Sign out' }).click();
+    await page.locator('input[name="email"]').waitFor();
+    assert.equal(await jwtOf(page), undefined);
+    assert.equal(await sessionKeys(), 0);
+  });
+
   it('has no axe-core violations in any area, light and dark, at 1280 and 390 px wide', async () => {
     const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
     for (const colorScheme of ['light', 'dark'] as const) {
