@@ -1,7 +1,7 @@
 // End to end: the dashboard at `/dashboard` of a real server (offline AI and speech), driven in
 // Debian's Chromium through playwright-core. Needs `npm run build` (the dashboard bundle).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -81,7 +81,15 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     assert.doesNotMatch(shell, /svc_(live|test)_|eyJ|<script(?![^>]*\bsrc=)/, 'no key, no token, no inline script');
     const bundle = await fetch(server.url + '/dashboard/dashboard.js');
     assert.equal(bundle.status, 200);
+    assert.equal(bundle.headers.get('cache-control'), 'no-cache', 'the entry is revalidated on every load');
     assert.equal((await fetch(server.url + '/dashboard/avatar-chat.js')).status, 404, 'only the dashboard files');
+    // The chunks it loads on demand carry their hash in their names and are cached for good.
+    const chunks = readdirSync(join(repoRoot, 'dist/widget')).filter((name) => /^dashboard-(uplot-esm|widget)-[\w-]{8}\.js$/.test(name));
+    assert.equal(chunks.length, 2, chunks.join());
+    for (const chunk of chunks) {
+      const response = await fetch(`${server.url}/dashboard/${chunk}`);
+      assert.deepEqual([response.status, response.headers.get('cache-control')], [200, 'public, max-age=31536000, immutable'], chunk);
+    }
   });
 
   it('refuses a wrong password with a message and keeps the form', async () => {
