@@ -80,6 +80,8 @@ export function externalTokenVerifier(options: ExternalTokenOptions): ExternalTo
     }
     const value = payload[claim];
     if (typeof value !== 'string' || value === '') throw new UnauthorizedError(`The token has no '${claim}' claim naming the account`);
+    // An address the provider says it has not verified could be anyone's (OpenID Connect `email_verified`).
+    if (payload.email_verified === false) throw new UnauthorizedError('The identity provider has not verified this e-mail address');
     return value;
   };
 }

@@ -1,7 +1,7 @@
 // End to end: the dashboard at `/dashboard` of a real server (offline AI and speech), driven in
 // Debian's Chromium through playwright-core. Needs `npm run build` (the dashboard bundle).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -33,6 +33,7 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
   let page: Page;
   let accountId: string;
   const pageErrors: string[] = [];
+  const consoleErrors: string[] = [];
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'avatar-dashboard-'));
@@ -40,13 +41,17 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     server = await startServer(
       loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), ACCESS_LOG: 'false', JWT_SECRET, ALLOW_INSECURE_WEBHOOKS: 'true' }),
     );
-    accountId = (await server.service.accounts.createAccount({ email: EMAIL, password: PASSWORD, tier: 'creator' })).id;
+    // The pro tier (300 requests a minute): the suite makes a holder's hour of requests in a minute.
+    accountId = (await server.service.accounts.createAccount({ email: EMAIL, password: PASSWORD, tier: 'pro' })).id;
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     // The copy button writes the clipboard; the test reads it back.
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') consoleErrors.push(message.text());
+    });
   });
 
   after(async () => {
@@ -76,7 +81,15 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     assert.doesNotMatch(shell, /svc_(live|test)_|eyJ|<script(?![^>]*\bsrc=)/, 'no key, no token, no inline script');
     const bundle = await fetch(server.url + '/dashboard/dashboard.js');
     assert.equal(bundle.status, 200);
+    assert.equal(bundle.headers.get('cache-control'), 'no-cache', 'the entry is revalidated on every load');
     assert.equal((await fetch(server.url + '/dashboard/avatar-chat.js')).status, 404, 'only the dashboard files');
+    // The chunks it loads on demand carry their hash in their names and are cached for good.
+    const chunks = readdirSync(join(repoRoot, 'dist/widget')).filter((name) => /^dashboard-(uplot-esm|widget)-[\w-]{8}\.js$/.test(name));
+    assert.equal(chunks.length, 2, chunks.join());
+    for (const chunk of chunks) {
+      const response = await fetch(`${server.url}/dashboard/${chunk}`);
+      assert.deepEqual([response.status, response.headers.get('cache-control')], [200, 'public, max-age=31536000, immutable'], chunk);
+    }
   });
 
   it('refuses a wrong password with a message and keeps the form', async () => {
@@ -86,6 +99,7 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     await alert.waitFor();
     assert.match((await alert.textContent()) ?? '', /incorrect/i);
     assert.equal(await page.locator('nav').count(), 0, 'not signed in');
+    assert.equal(await page.locator('button', { hasText: 'Create an account' }).count(), 0, 'sign-up is off (ALLOW_SIGNUP unset)');
   });
 
   it('creates a key shown once, copies it, the key works, then revoking it refuses it', async () => {
@@ -177,6 +191,18 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
       await page.locator('[data-deliveries] tr[data-delivery-id] [data-response]', { hasText: '200' }).waitFor({ timeout: 15_000 });
       assert.match((await delivery.textContent()) ?? '', /conversation\.started.*succeeded/s);
       assert.match((await delivery.textContent()) ?? '', /\d+ ms/);
+
+      // A paused webhook (here through the API) is re-enabled from its row.
+      const webhookId = (await row.getAttribute('data-webhook-id'))!;
+      const key = await page.evaluate(() => (document.querySelector('avatar-dashboard') as unknown as { client: { key: string } }).client.key);
+      const hook = (method: string, body?: unknown) =>
+        fetch(`${server.url}/v1/webhooks/${webhookId}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+      assert.equal((await hook('PATCH', { status: 'disabled' })).status, 200);
+      await open(page, 'keys');
+      await open(page, 'webhooks');
+      await row.locator('button', { hasText: 'Re-enable' }).click();
+      await page.locator('dash-webhooks [role="status"]', { hasText: 're-enabled' }).waitFor();
+      assert.equal(((await (await hook('GET')).json()) as { status: string }).status, 'active');
     } finally {
       await receiver.close();
     }
@@ -214,6 +240,19 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     await transcript.locator('li[data-role="assistant"]').waitFor();
     assert.match((await transcript.locator('li[data-role="user"]').textContent()) ?? '', /Hello, who are you\?/);
     assert.ok(((await transcript.locator('li[data-role="assistant"]').textContent()) ?? '').includes(reply.content));
+    // Filters: an ended conversation is listed under "ended", not under "active".
+    await call(`/conversations/${conversation.id}/end`, {});
+    const listed = page.locator(`[data-conversations] tr[data-conversation-id="${conversation.id}"]`);
+    const filter = async (status: string) => {
+      const answer = page.waitForResponse((response) => response.url().includes(`/v1/conversations?`) && response.url().includes(`status=${status}`));
+      await page.locator('dash-conversations select[name="status"]').selectOption(status);
+      await page.locator('dash-conversations button', { hasText: 'Apply filters' }).click();
+      await answer;
+      await page.evaluate(() => (document.querySelector('avatar-dashboard')!.shadowRoot!.querySelector('dash-conversations') as unknown as { updateComplete: Promise<boolean> }).updateComplete);
+      return listed.count();
+    };
+    assert.equal(await filter('ended'), 1);
+    assert.equal(await filter('active'), 0);
     const audio = transcript.locator('li[data-role="assistant"] audio');
     if ((await audio.count()) > 0) {
       const src = (await audio.getAttribute('src'))!;
@@ -292,7 +331,11 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     await page.locator('dash-playground select[name="tts_provider"]').selectOption('local');
     await page.locator('dash-playground button[type="submit"]').click();
     const chat = page.locator('dash-playground avatar-chat');
-    await chat.locator('[part="stage"][data-status="ready"]').waitFor({ timeout: 90_000 });
+    await chat.locator('[part="stage"][data-status="ready"]').waitFor({ timeout: 90_000 }).catch(async (error: Error) => {
+      const stage = chat.locator('[part="stage"]');
+      const said = await page.evaluate(() => document.querySelector('avatar-dashboard')!.shadowRoot!.querySelector('dash-playground avatar-chat')!.shadowRoot!.textContent);
+      throw new Error(`${error.message}\nstage: ${await stage.getAttribute('data-status').catch(() => 'none')}: ${said?.replace(/\s+/g, ' ')}\nconsole: ${consoleErrors.join('\n')}`);
+    });
     const input = chat.locator('input[name="message"]');
     await input.fill('Hello there!');
     await input.press('Enter');
@@ -353,6 +396,58 @@ describe('dashboard end to end', { skip: !bundleBuilt || !chromiumPresent ? 'nee
     } finally {
       await view.close();
     }
+  });
+
+  it('warns before the session ends and asks to sign in again once it has (client clock)', async () => {
+    const view = await context.newPage();
+    try {
+      await view.clock.install();
+      await view.goto(server.url + '/dashboard');
+      await signIn(view);
+      await view.locator('dash-keys h2').waitFor();
+      await view.clock.fastForward('56:00');
+      await view.locator('main [role="status"]', { hasText: 'Your session ends at' }).waitFor();
+      await view.clock.fastForward('05:00');
+      await view.locator('[data-expired]').waitFor();
+      assert.equal(await view.locator('nav').count(), 0);
+    } finally {
+      await view.close();
+    }
+  });
+
+  it('offers sign-up when the server allows it (ALLOW_SIGNUP=true) and signs the new account in', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'avatar-dashboard-signup-'));
+    const open = await startServer(loadConfig({ DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(await freePort()), ACCESS_LOG: 'false', ALLOW_SIGNUP: 'true' }));
+    const view = await browser.newPage();
+    try {
+      await view.goto(open.url + '/dashboard');
+      await view.locator('button', { hasText: 'Create an account' }).click();
+      await view.locator('h2', { hasText: 'Create an account' }).waitFor();
+      await view.locator('input[name="email"]').fill('new@example.com');
+      await view.locator('input[name="password"]').fill('a long enough password');
+      await view.locator('input[name="name"]').fill('New Holder');
+      await view.locator('button[type="submit"]', { hasText: 'Create account' }).click();
+      await view.locator('dash-keys h2').waitFor();
+      assert.match((await view.locator('dash-keys tbody').textContent()) ?? '', /No keys yet/);
+      assert.ok(await open.service.accounts.findAccountByEmail('new@example.com'));
+    } finally {
+      await view.close();
+      await open.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('signs out: forgets the token and revokes the key it created for the session', async () => {
+    const sessionKeys = async () => {
+      const token = (await server.service.accounts.login(EMAIL, PASSWORD)).token;
+      const list = (await (await fetch(server.url + '/v1/api-keys', { headers: { authorization: `Bearer ${token}` } })).json()) as { api_keys: { name: string; revoked_at: string | null }[] };
+      return list.api_keys.filter((key) => key.name === 'dashboard session' && key.revoked_at === null).length;
+    };
+    assert.equal(await sessionKeys(), 1, 'the webhooks area created one');
+    await page.locator('header button', { hasText: 'Sign out' }).click();
+    await page.locator('input[name="email"]').waitFor();
+    assert.equal(await jwtOf(page), undefined);
+    assert.equal(await sessionKeys(), 0);
   });
 
   it('has no axe-core violations in any area, light and dark, at 1280 and 390 px wide', async () => {

@@ -45,11 +45,14 @@ async function startJwksServer(): Promise<{ url: string; keys: JWK[]; fetches: (
 
 function providerToken(
   key: SigningKey,
-  claims: { email?: string; iss?: string; aud?: string; expSecondsFromNow?: number } = {},
+  claims: { email?: string; iss?: string; aud?: string; expSecondsFromNow?: number; emailVerified?: boolean } = {},
   alg = key.jwk.alg as string,
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const token = new SignJWT(claims.email === undefined ? {} : { email: claims.email })
+  const token = new SignJWT({
+    ...(claims.email !== undefined && { email: claims.email }),
+    ...(claims.emailVerified !== undefined && { email_verified: claims.emailVerified }),
+  })
     .setProtectedHeader({ alg, kid: key.kid, typ: 'JWT' })
     .setIssuer(claims.iss ?? ISSUER)
     .setAudience(claims.aud ?? AUDIENCE)
@@ -86,7 +89,7 @@ describe('Account tokens: the own HS256 tokens through jose, and an external ide
   });
 
   it("accepts the provider's token naming an account's e-mail on the account routes, and caches the key set", async () => {
-    const token = await providerToken(first, { email: 'A@Example.com' });
+    const token = await providerToken(first, { email: 'A@Example.com', emailVerified: true });
     const before = jwks.fetches();
     for (const path of ['/v1/api-keys', '/v1/conversations', '/v1/usage/daily']) {
       assert.equal((await t.request(path, { auth: token })).status, 200, path);
@@ -123,6 +126,7 @@ describe('Account tokens: the own HS256 tokens through jose, and an external ide
       ['expired', await providerToken(first, { email: 'a@example.com', expSecondsFromNow: -120 }), /has expired/],
       ['forged signature', await providerToken(other, { email: 'a@example.com' }), /signature is invalid/],
       ['no account claim', await providerToken(first, {}), /no 'email' claim/],
+      ['unverified e-mail', await providerToken(first, { email: 'a@example.com', emailVerified: false }), /has not verified this e-mail address/],
       ['unknown account', await providerToken(first, { email: 'nobody@example.com' }), /No account has the e-mail address nobody@example.com/],
       ['not a JWT', 'not-a-token', /Malformed token/],
     ];

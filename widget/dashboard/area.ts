@@ -39,6 +39,7 @@ export abstract class Area extends LitElement {
   /** Runs `work`, turning a failure into the area's error line. */
   protected async attempt(work: () => Promise<void>): Promise<boolean> {
     this.error = '';
+    this.notice = '';
     try {
       await work();
       return true;

@@ -3,7 +3,7 @@ import type { TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
 import type { Avatar } from './api.js';
 import { Area } from './area.js';
-import { apiUrl, createSession, loadWidget } from './widget-session.js';
+import { apiUrl, createSession, endConversation, loadWidget } from './widget-session.js';
 import type { WidgetSession } from './widget-session.js';
 
 const AVATAR_VOICE = /^[a-z]{2,3}-[A-Z]{2}-Neural2-[A-Z]$/;
@@ -43,8 +43,8 @@ export class AvatarsArea extends Area {
     await this.attempt(async () => {
       const avatar = await this.client.request<Avatar>('/avatars', { method: 'POST', auth: 'key', form });
       formElement.reset();
-      this.notice = `Avatar ${avatar.name} (${avatar.id}) uploaded.`;
       await this.load();
+      this.notice = `Avatar ${avatar.name} (${avatar.id}) uploaded.`;
     });
     this._busy = false;
   };
@@ -70,9 +70,9 @@ export class AvatarsArea extends Area {
           traits: { personality: String(input.get('personality')), speaking_style: String(input.get('speaking_style')) },
         },
       });
-      this.notice = `${String(input.get('name'))} saved.`;
       this._editing = undefined;
       await this.load();
+      this.notice = `${String(input.get('name'))} saved.`;
     });
   };
 
@@ -80,13 +80,25 @@ export class AvatarsArea extends Area {
     if (!confirm(`Delete ${avatar.name} (${avatar.id})? Its files go, and its active conversations end.`)) return;
     await this.attempt(async () => {
       await this.client.request(`/avatars/${avatar.id}`, { method: 'DELETE', auth: 'key' });
-      this.notice = `${avatar.name} deleted.`;
-      if (this._preview?.avatar.id === avatar.id) this._preview = undefined;
+      if (this._preview?.avatar.id === avatar.id) this.#closePreview();
       await this.load();
+      this.notice = `${avatar.name} deleted.`;
     });
   }
 
+  /** Closes the preview and ends its conversation, so previews do not hold the account's connections. */
+  #closePreview(): void {
+    void endConversation(this.client, this._preview?.session.conversation_id);
+    this._preview = undefined;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#closePreview();
+  }
+
   async #showPreview(avatar: Avatar): Promise<void> {
+    this.#closePreview();
     await this.attempt(async () => {
       const [session] = await Promise.all([createSession(this.client, { avatar_id: avatar.id }), loadWidget()]);
       this._preview = { avatar, session };
@@ -132,7 +144,7 @@ export class AvatarsArea extends Area {
         ? html`<section aria-labelledby="preview-heading">
             <h3 id="preview-heading">Preview: ${this._preview.avatar.name}</h3>
             <avatar-chat server=${apiUrl(this.client)} token=${this._preview.session.token} conversation-id=${this._preview.session.conversation_id}></avatar-chat>
-            <button class="secondary" @click=${() => (this._preview = undefined)}>Close preview</button>
+            <button class="secondary" @click=${() => this.#closePreview()}>Close preview</button>
           </section>`
         : nothing}
       ${editing

@@ -89,9 +89,10 @@ export class KeysArea extends Area {
       await this.client.request(`/api-keys/${key.id}`, { method: 'DELETE' });
     });
     if (ok) {
+      // The list first, then the message, so what the message says is what the page shows.
+      await this.load();
       this.notice = `Key “${key.name}” (${key.redacted}) revoked: requests with it are refused from now on.`;
       if (this._rotation?.old.id === key.id) this._rotation = { ...this._rotation, step: 4 };
-      await this.load();
     }
   };
 

@@ -3,7 +3,7 @@ import type { TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
 import type { Avatar, Persona } from './api.js';
 import { Area, copyText } from './area.js';
-import { apiUrl, loadWidget } from './widget-session.js';
+import { apiUrl, endConversation, loadWidget } from './widget-session.js';
 import type { WidgetSession } from './widget-session.js';
 
 interface Provider {
@@ -59,6 +59,8 @@ export class PlaygroundArea extends Area {
       ai_provider: String(form.get('ai_provider') ?? ''),
       tts_provider: String(form.get('tts_provider') ?? ''),
     };
+    // One playground conversation at a time: the previous one ends.
+    void endConversation(this.client, this._session?.conversation_id);
     this._session = undefined;
     this._copied = '';
     await this.attempt(async () => {
@@ -70,6 +72,11 @@ export class PlaygroundArea extends Area {
       this._choice = choice;
     });
   };
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    void endConversation(this.client, this._session?.conversation_id);
+  }
 
   override render(): TemplateResult {
     return html`<h2 tabindex="-1">Playground</h2>

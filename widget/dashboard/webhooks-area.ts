@@ -73,11 +73,12 @@ export class WebhooksArea extends Area {
       await this.client.request('/webhooks/test', { method: 'POST', auth: 'key', json: { event: type, webhook_id: webhook.id } });
       this.notice = `Test event ${type} queued for ${webhook.url}.`;
       this._open = webhook.id;
-      // The delivery runs in the background; the log shows it once it is attempted.
-      for (let i = 0; i < 20; i++) {
+      // The delivery runs in the background: the log is read again after 0.25, 0.5, 1, 2 and 4 s
+      // until an attempt shows (then "Refresh" reads it on demand).
+      for (let wait = 250; wait <= 4000; wait *= 2) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
         await this.#loadDeliveries(webhook.id);
-        if (this._deliveries.some((d) => d.status !== 'pending' || d.attempts > 0)) break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        if (this._deliveries.some((d) => d.attempts > 0)) break;
       }
     });
   }
@@ -90,8 +91,8 @@ export class WebhooksArea extends Area {
   async #setStatus(webhook: Webhook, status: 'active' | 'disabled'): Promise<void> {
     await this.attempt(async () => {
       await this.client.request(`/webhooks/${webhook.id}`, { method: 'PATCH', auth: 'key', json: { status } });
-      this.notice = status === 'active' ? `${webhook.url} re-enabled.` : `${webhook.url} paused.`;
       await this.load();
+      this.notice = status === 'active' ? `${webhook.url} re-enabled.` : `${webhook.url} paused.`;
     });
   }
 

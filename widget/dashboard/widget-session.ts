@@ -18,3 +18,9 @@ export function createSession(client: DashboardApi, body: Record<string, string>
 
 /** The API base as an absolute URL, for `<avatar-chat server>` and embed snippets. */
 export const apiUrl = (client: DashboardApi): string => new URL(client.base, location.href).href.replace(/\/$/, '');
+
+/** Ends a conversation the dashboard started for a preview (idempotent; failures do not matter). */
+export async function endConversation(client: DashboardApi, id: string | undefined): Promise<void> {
+  if (id === undefined || !client.key) return;
+  await client.request(`/conversations/${id}/end`, { method: 'POST', auth: 'key' }).catch(() => undefined);
+}

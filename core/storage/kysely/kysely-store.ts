@@ -307,8 +307,9 @@ function conversationRepository(db: Kysely<Database>, messages: MessageRepositor
       if (query.createdBefore !== undefined) list = list.where('created_at', '<', query.createdBefore);
       if (cursor) {
         const { created_at: at, id } = cursor;
-        // Keyset paging on (created_at, id) descending: the rows after the cursor's position.
-        list = list.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]));
+        // Keyset paging on (created_at, id) descending: the rows after the cursor's position. The
+        // `<=` bound alone lets the engine seek the (account_id, created_at, id) index to the cursor.
+        list = list.where('created_at', '<=', at).where((eb) => eb.or([eb('created_at', '<', at), eb('id', '<', id)]));
       }
       const rows = await list.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
       return rows.map((row) => ({ conversation: toConversation(row), messageCount: Number(row.message_count ?? 0) }));
