@@ -92,7 +92,9 @@ export class KyselyStore implements Store {
     try {
       await sql`select 1`.execute(this.#db);
     } catch (error) {
-      return `the database does not answer: ${error instanceof Error ? error.message : String(error)}`;
+      // The engine's own account names the cause (unreachable, out of connections…) where the
+      // error itself is the generic 503 it was translated to.
+      return `the database does not answer: ${this.#options.problem?.() ?? (error instanceof Error ? error.message : String(error))}`;
     }
     return this.#options.problem?.();
   }
