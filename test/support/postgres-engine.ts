@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chown, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -84,6 +84,17 @@ export async function startPostgres(): Promise<PostgresEngine> {
   const url = `postgres://${owner}@127.0.0.1:${port}/postgres`;
 
   let stopped = false;
+  // A test process that ends without calling stop() (an uncaught error) still takes its cluster
+  // along: "immediate" shutdown, which needs no event loop.
+  const leftBehind = () => {
+    try {
+      process.kill(pid, 'SIGQUIT');
+    } catch {
+      // already gone
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', leftBehind);
   return {
     url,
     async createDatabase() {
@@ -101,6 +112,7 @@ export async function startPostgres(): Promise<PostgresEngine> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.off('exit', leftBehind);
       const alive = () => {
         try {
           process.kill(pid, 0);
