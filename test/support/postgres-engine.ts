@@ -22,6 +22,9 @@ export interface PostgresEngine {
   stop(): Promise<void>;
 }
 
+/** util-linux's runuser (in /usr/sbin, which a test's PATH may lack). */
+const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((path) => existsSync(path)) ?? 'runuser';
+
 const INSTALL_HINT =
   'PostgreSQL binaries (initdb, pg_ctl) were not found: install them (Debian: `apt-get install postgresql`) ' +
   'or set PG_BIN to the folder holding them. Tests that need PostgreSQL are never skipped.';
@@ -58,7 +61,7 @@ export async function startPostgres(): Promise<PostgresEngine> {
   }
   const owner = asRoot ? 'postgres' : userInfo().username;
   const as = (cmd: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]) : run(join(bin, cmd), args);
+    asRoot ? run(RUNUSER, ['-u', 'postgres', '--', join(bin, cmd), ...args]) : run(join(bin, cmd), args);
 
   const data = join(dir, 'data');
   await as('initdb', ['-D', data, '-U', owner, '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']).catch((err: Error & { stderr?: string }) => {
