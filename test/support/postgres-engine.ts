@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chown, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +21,9 @@ export interface PostgresEngine {
   /** Stops the cluster by PID (fast shutdown) and removes its folder. */
   stop(): Promise<void>;
 }
+
+/** util-linux's runuser (in /usr/sbin, which a test's PATH may lack). */
+const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((path) => existsSync(path)) ?? 'runuser';
 
 const INSTALL_HINT =
   'PostgreSQL binaries (initdb, pg_ctl) were not found: install them (Debian: `apt-get install postgresql`) ' +
@@ -58,7 +61,7 @@ export async function startPostgres(): Promise<PostgresEngine> {
   }
   const owner = asRoot ? 'postgres' : userInfo().username;
   const as = (cmd: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]) : run(join(bin, cmd), args);
+    asRoot ? run(RUNUSER, ['-u', 'postgres', '--', join(bin, cmd), ...args]) : run(join(bin, cmd), args);
 
   const data = join(dir, 'data');
   await as('initdb', ['-D', data, '-U', owner, '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']).catch((err: Error & { stderr?: string }) => {
@@ -84,6 +87,17 @@ export async function startPostgres(): Promise<PostgresEngine> {
   const url = `postgres://${owner}@127.0.0.1:${port}/postgres`;
 
   let stopped = false;
+  // A test process that ends without calling stop() (an uncaught error) still takes its cluster
+  // along: "immediate" shutdown, which needs no event loop.
+  const leftBehind = () => {
+    try {
+      process.kill(pid, 'SIGQUIT');
+    } catch {
+      // already gone
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', leftBehind);
   return {
     url,
     async createDatabase() {
@@ -101,6 +115,7 @@ export async function startPostgres(): Promise<PostgresEngine> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.off('exit', leftBehind);
       const alive = () => {
         try {
           process.kill(pid, 0);

@@ -3,7 +3,7 @@
 // binary is missing the caller's test fails with a message saying how to install it — suites that
 // need Redis are never skipped.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,12 +57,19 @@ export async function startRedis(): Promise<RedisEngine> {
     throw new Error(`redis-server exited at start: ${out}`);
   }
   let stopped = false;
+  // A test process that ends without calling stop() still takes its server along.
+  const leftBehind = () => {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', leftBehind);
   return {
     url: `redis://127.0.0.1:${port}`,
     pid: child.pid!,
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.off('exit', leftBehind);
       if (!exited) {
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

@@ -94,7 +94,9 @@ export class KyselyStore implements Store {
     try {
       await this.#db.executeQuery(PING);
     } catch (error) {
-      return `the database does not answer: ${error instanceof Error ? error.message : String(error)}`;
+      // The engine's own account names the cause (unreachable, out of connections…) where the
+      // error itself is the generic 503 it was translated to.
+      return `the database does not answer: ${this.#options.problem?.() ?? (error instanceof Error ? error.message : String(error))}`;
     }
     return this.#options.problem?.();
   }

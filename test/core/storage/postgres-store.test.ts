@@ -81,7 +81,7 @@ it('PostgreSQL: an unreachable server is a 503 `unavailable`, not a crash', asyn
     );
     assert.ok(error instanceof ServiceError, String(error));
     assert.equal(error.code, 'unavailable');
-    assert.match((await store.problem()) ?? '', /does not answer/);
+    assert.match((await store.problem()) ?? '', /does not answer: the database cannot be reached \(ECONNREFUSED\)/);
   } finally {
     await store.close();
   }
