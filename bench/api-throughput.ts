@@ -91,7 +91,8 @@ async function snapshotOf(port: number, path: string, headers: Record<string, st
 /** The app; `cached`: with its read caches (principal cache, conversation bodies) on, as by default; else off (READ_CACHES=false). */
 async function serveApp(cached: boolean): Promise<AppReady> {
   const { createAvatarService, FsBlobStore, createLocalProvider, createSqliteStore } = await import('../core/index.js');
-  const { createApp, loadConfig } = await import('../server/index.js');
+  const { createApp, createLogger, loadConfig } = await import('../server/index.js');
+  const { pino } = await import('pino');
   const dataDir = await mkdtemp(join(tmpdir(), 'avatar-bench-'));
   process.once('disconnect', () => void rm(dataDir, { recursive: true, force: true }).then(() => process.exit(0)));
   const config = loadConfig({ DATA_DIR: dataDir, DEV_BOOTSTRAP: 'false', READ_CACHES: String(cached) });
@@ -119,7 +120,10 @@ async function serveApp(cached: boolean): Promise<AppReady> {
   };
   const path = await conversationWith(SHORT_TURNS);
   const longPath = await conversationWith(LONG_TURNS);
-  const ready = await listen(createApp({ service, config }).callback(), path, { authorization: `Bearer ${key}` });
+  // As served: metrics on (the app's own registry) and a request line per request, at info, written
+  // to /dev/null; BENCH_REQUEST_LOG=off leaves the log out (metrics alone).
+  const logger = process.env.BENCH_REQUEST_LOG === 'off' ? undefined : createLogger('info', pino.destination({ dest: '/dev/null', sync: true }));
+  const ready = await listen(createApp({ service, config, ...(logger && { logger }) }).callback(), path, { authorization: `Bearer ${key}` });
   return { ...ready, longPath, filename, publicUrl: config.publicUrl };
 }
 

@@ -39,6 +39,12 @@ import { checkServiceOptions } from './config/check-service-options.js';
 import type { MessageBus, Subscription } from './ports/message-bus.js';
 import { LocalMessageBus } from './util/local-message-bus.js';
 import { randomUUID } from 'node:crypto';
+import type { Telemetry } from './ports/telemetry.js';
+import { noTelemetry } from './ports/telemetry.js';
+import { observedAiProvider, observedSpeechProvider } from './telemetry/observed-providers.js';
+import { replyTiming } from './telemetry/reply-timing.js';
+import { RetentionSweeper } from './retention/retention-sweeper.js';
+import type { RetentionOptions } from './retention/retention-sweeper.js';
 
 /** Webhook delivery settings (docs/webhooks.md). */
 export interface WebhookOptions {
@@ -106,6 +112,10 @@ export interface AvatarServiceOptions {
   keyCache?: false | ApiKeyCacheOptions;
   clock?: Clock;
   ids?: IdGenerator;
+  /** Told of vendor calls, reply timings and webhook attempts, for metrics (none by default). */
+  telemetry?: Telemetry;
+  /** How long reply audio and conversations are kept; for ever by default. Each period at least an hour. */
+  retention?: RetentionOptions;
 }
 
 /**
@@ -135,6 +145,8 @@ export interface AvatarService {
   readonly webhooks: WebhookService;
   /** Delivers webhook events; `drain()` sends everything due now. */
   readonly webhookDispatcher: WebhookDispatcher;
+  /** Deletes reply audio and conversations past their retention periods; `sweep()` runs one sweep now. */
+  readonly retention: RetentionSweeper;
   /**
    * The store the service uses: the one given, with every write to a conversation or its
    * messages reported to {@link conversationVersions}.
@@ -168,10 +180,13 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   const store = trackConversationWrites(options.store, conversationVersions);
   const keyCache = options.keyCache === false ? undefined : new ApiKeyCache({ ...options.keyCache, now: options.keyCache?.now ?? (() => clock.now()) });
   const personas = new PersonaCatalog();
-  const providers = new ProviderRegistry(options.aiProviders, options.defaultAiProvider, options.aiFallback, (e) =>
+  const telemetry = options.telemetry;
+  const aiProviders = telemetry ? options.aiProviders.map((provider) => observedAiProvider(provider, telemetry)) : options.aiProviders;
+  const speechProviders = telemetry ? options.speechProviders.map((provider) => observedSpeechProvider(provider, telemetry)) : options.speechProviders;
+  const providers = new ProviderRegistry(aiProviders, options.defaultAiProvider, options.aiFallback, (e) =>
     options.onFallback?.({ kind: 'ai', failed: e.failed.provider, next: e.next.provider, error: e.error }),
   );
-  const speech = new SpeechRegistry(options.speechProviders, options.defaultTtsProvider, options.ttsFallback, (e) =>
+  const speech = new SpeechRegistry(speechProviders, options.defaultTtsProvider, options.ttsFallback, (e) =>
     options.onFallback?.({ kind: 'speech', ...e }),
   );
   const bus = options.bus ?? new LocalMessageBus();
@@ -204,6 +219,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     leaseMs: 2 * timeoutMs + 1_000,
     ...(hooks.pollIntervalMs !== undefined && { pollIntervalMs: hooks.pollIntervalMs }),
     ...(options.onBackgroundError && { onError: options.onBackgroundError }),
+    telemetry: telemetry ?? noTelemetry,
   });
   const conversations = new ConversationService({
     store,
@@ -218,6 +234,15 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     outbox,
     moderation: options.moderation,
     onBackgroundError: (error) => options.onBackgroundError?.('The moderation check failed; the message was checked by the word lists only', error),
+  });
+  if (telemetry) conversations.onEvent(replyTiming(telemetry));
+  const retention = new RetentionSweeper({
+    store,
+    blobs,
+    clock,
+    conversations,
+    options: options.retention ?? {},
+    ...(options.onBackgroundError && { onError: options.onBackgroundError }),
   });
   const sessions = new SessionService({ conversations, store, secret: options.jwtSecret, clock, ...(keyCache && { keyCache }) });
   const limits = new AccessLimits({
@@ -273,6 +298,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     tts: new TtsService({ speech, blobs, ids, usage }),
     webhooks,
     webhookDispatcher,
+    retention,
     store,
     bus,
     nodeId,
@@ -290,9 +316,11 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
       sweeper = setInterval(() => void conversations.endIdle(idleMs).catch(() => undefined), Math.min(idleMs, 60_000));
       sweeper.unref();
       webhookDispatcher.start();
+      retention.start();
     },
     async close() {
       if (sweeper) clearInterval(sweeper);
+      await retention.close();
       await conversations.close(); // the replies it interrupts are written, and their changes shared
       stopPublishingChanges?.();
       // A bus already closed has nothing to stop.

@@ -7,7 +7,11 @@ export type { AvatarService, AvatarServiceOptions, WebhookOptions } from './avat
 export { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from './avatar-service.js';
 
 export * from './errors.js';
-export { MIN_SECRET_LENGTH, absoluteUrlProblem, secretProblem, unknownIdProblem } from './config/config-rules.js';
+export { MIN_SECRET_LENGTH, MIN_RETENTION_MS, absoluteUrlProblem, parseRetention, retentionProblem, secretProblem, unknownIdProblem } from './config/config-rules.js';
+export type { Telemetry } from './ports/telemetry.js';
+export { noTelemetry } from './ports/telemetry.js';
+export { RetentionSweeper, AUDIO_EXPIRED } from './retention/retention-sweeper.js';
+export type { RetentionOptions, SweepResult } from './retention/retention-sweeper.js';
 export { checkServiceOptions } from './config/check-service-options.js';
 export { systemClock, ManualClock, isoTime } from './clock.js';
 export type { Clock } from './clock.js';

@@ -2,7 +2,6 @@ import Koa from 'koa';
 import type { AvatarService } from '../core/index.js';
 import { FsBlobStore } from '../core/index.js';
 import type { ServerConfig } from './config.js';
-import { accessLog } from './http/access-log.js';
 import { ConnectionGate } from './edge/connection-gate.js';
 import { compression } from './http/compression.js';
 import { cors } from './http/cors.js';
@@ -25,7 +24,14 @@ import { avatarRoutes } from './routes/avatar-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
 import { demoRoutes } from './routes/demo-routes.js';
 import { audioRoute, avatarAssetRoute, avatarFileRoute } from './routes/file-routes.js';
-import { healthRoute } from './routes/health-routes.js';
+import { healthRoute, probeRoutes } from './routes/health-routes.js';
+import { metricsRoute } from './routes/metrics-routes.js';
+import { observeRequests } from './observability/request-observer.js';
+import { Metrics } from './observability/metrics.js';
+import { createLogger, errorFields } from './observability/logger.js';
+import type { Logger } from './observability/logger.js';
+import { HealthChecks, Lifecycle, blobStoreCheck, databaseCheck } from './observability/health.js';
+import type { DependencyCheck } from './observability/health.js';
 import { personaRoutes } from './routes/persona-routes.js';
 import { demoSessionRoute, sessionRoutes } from './routes/session-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
@@ -34,23 +40,46 @@ import { webhookRoutes } from './routes/webhook-routes.js';
 export interface AppOptions {
   service: AvatarService;
   config: ServerConfig;
-  log?: (message: string, error?: unknown) => void;
-  /** Receives one access-log line per request; none when absent. */
-  accessLog?: (line: string) => void;
+  /** The server's log (JSON lines); when absent, warnings and errors as JSON lines on stdout (no request lines). */
+  logger?: Logger;
+  /** One `request` line per request in the log (`ACCESS_LOG`); default true. */
+  accessLog?: boolean;
+  /** The Prometheus metrics, also the core's telemetry when the service was built with it; a new registry when absent. */
+  metrics?: Metrics;
   /** The door of long-lived connections, shared with the realtime transports; a new one when absent. */
   connections?: ConnectionGate;
+  /** Whether the server is stopping (readiness fails); a running one when absent. */
+  lifecycle?: Lifecycle;
+  /** Dependencies `/health` checks besides the database and the blob store (e.g. Redis). */
+  dependencies?: readonly DependencyCheck[];
 }
 
 /**
  * The Koa application: translation between HTTP and the core, nothing more. `attachHost` serves
  * it with the realtime transports and connection protections on an HTTP server.
  */
-export function createApp({ service, config, log = defaultLog, accessLog: writeAccessLog, connections = new ConnectionGate(service) }: AppOptions): Koa {
+export function createApp({
+  service,
+  config,
+  logger = createLogger('warn'),
+  accessLog = true,
+  metrics = new Metrics(),
+  connections = new ConnectionGate(service),
+  lifecycle = new Lifecycle(),
+  dependencies = [],
+}: AppOptions): Koa {
   const paths = packagePaths();
   const startedAt = Date.now();
   const serializer = createSerializer(config.apiStyle);
   const urls = createUrlBuilder(config.publicUrl);
-  const health = healthRoute(paths.version, startedAt);
+  const healthSources = {
+    checks: new HealthChecks([databaseCheck(service), blobStoreCheck(service.blobs), ...dependencies]),
+    lifecycle,
+    version: paths.version,
+    startedAt,
+  };
+  const health = healthRoute(healthSources);
+  metrics.watch({ webhookQueue: () => service.store.webhookDeliveries.countQueued(), connections: () => connections.countByTransport() });
 
   const v1: Route[] = [
     health,
@@ -73,6 +102,8 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
   ];
   const root: Route[] = [
     health,
+    ...probeRoutes(healthSources),
+    metricsRoute(metrics, config.metricsToken),
     avatarAssetRoute(new FsBlobStore(paths.avatarAssets)),
     ...demoRoutes(paths),
     ...docsRoutes(paths.docsRenderer),
@@ -117,12 +148,12 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
   // A client going away is normal for streams; anything else is logged.
   app.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
-    log('unhandled server error', error);
+    logger.error(errorFields(error), 'unhandled server error');
   });
-  if (writeAccessLog) app.use(accessLog(writeAccessLog));
+  app.use(observeRequests({ metrics, logger: accessLog ? logger : undefined }));
   // Outside the error handler, so error bodies are compressed like any JSON.
   app.use(compression());
-  app.use(errorHandler({ serializer, ids: service.ids, log }));
+  app.use(errorHandler({ serializer, ids: service.ids, logger }));
   app.use(securityHeaders());
   app.use(cors());
   const router = mountRoutes(mounted(), { service, config, serializer, connections });
@@ -132,8 +163,4 @@ export function createApp({ service, config, log = defaultLog, accessLog: writeA
   const allowedMethods = router.allowedMethods() as Koa.Middleware;
   app.use((ctx, next) => (ctx.path.startsWith('/v1/') ? allowedMethods(ctx, next) : next()));
   return app;
-}
-
-function defaultLog(message: string, error?: unknown): void {
-  console.error(message, error instanceof Error ? error.stack : (error ?? ''));
 }

@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
   // A revocation is broadcast to the running servers (through Redis, when they share one), so
   // their open connections with the key end at once.
   const redis = command === 'keys revoke' ? await openScaleOut(config) : undefined;
-  const service = await createServiceFromConfig(config, redis);
+  const service = await createServiceFromConfig(config, redis && { redis });
   try {
     await service.store.migrate();
     const output = await run(service, command, values).catch((error: unknown) => {
@@ -123,6 +123,7 @@ async function run(service: AvatarService, command: string, values: Record<strin
 
 async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
   const running = await startServer(config);
+  const { logger } = running;
   const lines = [
     config.devBootstrap
       ? `avatar-service listening on ${running.url} — open ${config.publicUrl}/ for the demo`
@@ -134,20 +135,40 @@ async function serve(config: ReturnType<typeof loadConfig>): Promise<number> {
       'Development bootstrap (DEV_BOOTSTRAP): created a demo account and a test API key.',
       `  account: ${DEMO_EMAIL}  password: ${running.bootstrap.password}`,
       `  API key: ${running.bootstrap.key}   (shown once; it is stored only as a hash)`,
-      `  try: curl -H "Authorization: Bearer ${running.bootstrap.key}" -H "Content-Type: application/json" \\`,
-      `         -d '{"avatar_id":"luna-001"}' ${config.publicUrl}/v1/conversations`,
+      `  try: curl -H "Authorization: Bearer ${running.bootstrap.key}" -H "Content-Type: application/json" -d '{"avatar_id":"luna-001"}' ${config.publicUrl}/v1/conversations`,
     );
   } else if (running.bootstrap) {
     lines.push(`Demo account ${DEMO_EMAIL}; another test key: npx avatar-service keys create --email ${DEMO_EMAIL} --name dev --test`);
   }
-  console.log(lines.join('\n'));
-  const stop = async () => {
-    await running.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
-  return new Promise<number>(() => undefined);
+  // Logs are JSON lines from the first: the banner is one line per sentence, in `msg`, with
+  // "listening on" last, so whoever waits for it (a script, a test) has read all the others.
+  for (const line of [...lines.slice(1), lines[0]!]) logger.info(line);
+  return new Promise<number>(() => {
+    const exit = (code: number, message: string) => {
+      logger.error(message);
+      process.exit(code);
+    };
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      // A second signal, or a shutdown past SHUTDOWN_TIMEOUT_MS, exits at once with 1.
+      if (stopping) return exit(1, `${signal} during shutdown: exiting without waiting`);
+      stopping = true;
+      logger.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down');
+      const timer = setTimeout(() => exit(1, `shutdown took longer than SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms): exiting anyway`), config.shutdownTimeoutMs);
+      timer.unref();
+      running.close().then(
+        () => {
+          clearTimeout(timer);
+          logger.info('stopped');
+          // Nothing is left to wait for; a handle some library forgot must not keep the process up.
+          process.exit(0);
+        },
+        (error: unknown) => exit(1, `shutdown failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
 }
 
 main(process.argv.slice(2)).then(

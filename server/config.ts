@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { absoluteUrlProblem, secretProblem } from '../core/index.js';
+import { absoluteUrlProblem, retentionProblem, parseRetention, secretProblem } from '../core/index.js';
+
 import type { ApiStyle } from './edge/serializer.js';
 import { chatVendors, vendorVariables } from './vendors.js';
 
@@ -15,6 +16,10 @@ export class ConfigError extends Error {
 }
 
 export type { ApiStyle };
+
+/** The levels `LOG_LEVEL` takes, most severe first (`silent` logs nothing). */
+export const LogLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LogLevels)[number];
 
 /** An OpenAI-compatible server registered under the operator's name (Groq, vLLM, LM Studio…). */
 export interface CustomAiProviderConfig {
@@ -52,8 +57,18 @@ export interface ServerConfig {
   readCacheTtlMs: number;
   production: boolean;
   devBootstrap: boolean;
-  /** One line per request on stdout when serving (`ACCESS_LOG`, default on). */
+  /** One `request` log line per request when serving (`ACCESS_LOG`, default on). */
   accessLog: boolean;
+  /** The least severe level logged (`LOG_LEVEL`, default info). */
+  logLevel: LogLevel;
+  /** Bearer token `/metrics` needs (`METRICS_TOKEN`); unset: loopback clients only. */
+  metricsToken: string | undefined;
+  /** Longest a graceful shutdown may take before the process exits anyway (`SHUTDOWN_TIMEOUT_MS`). */
+  shutdownTimeoutMs: number;
+  /** Reply audio older than this is deleted (`AUDIO_RETENTION`); undefined: kept. */
+  audioRetentionMs: number | undefined;
+  /** Conversations not updated for this long are deleted with their audio (`CONVERSATION_RETENTION`); undefined: kept. */
+  conversationRetentionMs: number | undefined;
   conversationIdleTimeoutMs: number;
   defaultAiProvider: string | undefined;
   defaultTtsProvider: string | undefined;
@@ -161,6 +176,11 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     production,
     devBootstrap: boolean(env, 'DEV_BOOTSTRAP', !production),
     accessLog: boolean(env, 'ACCESS_LOG', true),
+    logLevel: logLevel(env),
+    metricsToken: metricsToken(env),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 100, 600_000),
+    audioRetentionMs: retention(env, 'AUDIO_RETENTION'),
+    conversationRetentionMs: retention(env, 'CONVERSATION_RETENTION'),
     conversationIdleTimeoutMs: duration(env, 'CONVERSATION_IDLE_TIMEOUT', 30 * 60_000),
     defaultAiProvider: env.DEFAULT_AI_PROVIDER || undefined,
     defaultTtsProvider: env.DEFAULT_TTS_PROVIDER || undefined,
@@ -187,6 +207,28 @@ function redisUrl(env: Env): string | undefined {
   const value = url(env, 'REDIS_URL');
   if (value !== undefined && !/^rediss?:\/\//.test(value)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
   return value;
+}
+
+function logLevel(env: Env): LogLevel {
+  const value = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
+  if ((LogLevels as readonly string[]).includes(value)) return value as LogLevel;
+  throw new ConfigError('LOG_LEVEL', `must be one of ${LogLevels.join(', ')}, got '${env.LOG_LEVEL}'`);
+}
+
+function metricsToken(env: Env): string | undefined {
+  const value = env.METRICS_TOKEN;
+  if (value === undefined || value === '') return undefined;
+  if (value.length < 16 || /\s/.test(value)) throw new ConfigError('METRICS_TOKEN', `must be at least 16 characters without spaces (got ${value.length}); e.g. openssl rand -hex 16`);
+  return value;
+}
+
+/** `30d`, `12h`…, or unset / `off`: kept for ever (the core's rule, `retentionProblem`). */
+function retention(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '' || raw.trim().toLowerCase() === 'off') return undefined;
+  const problem = retentionProblem(raw);
+  if (problem !== undefined) throw new ConfigError(name, problem);
+  return parseRetention(raw);
 }
 
 function moderationProvider(env: Env): 'openai' | undefined {

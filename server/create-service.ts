@@ -16,7 +16,10 @@ import {
   SmtpMailer,
   openRedis,
 } from '../core/index.js';
-import type { Mailer, RedisScaleOut } from '../core/index.js';
+import type { Mailer, RedisScaleOut, RetentionOptions, Telemetry } from '../core/index.js';
+import { pino } from 'pino';
+import { createLogger, errorFields } from './observability/logger.js';
+import type { Logger } from './observability/logger.js';
 import type { ServerConfig } from './config.js';
 import { ConfigError } from './config.js';
 import { chatVendors, createVendor, isVendorConfigured, speechVendors } from './vendors.js';
@@ -109,26 +112,47 @@ export async function openScaleOut(config: ServerConfig): Promise<RedisScaleOut 
   }
 }
 
-/** The composition root: turns configuration (and the Redis of `openScaleOut`, if any) into a running core. */
-export async function createServiceFromConfig(config: ServerConfig, redis?: RedisScaleOut): Promise<AvatarService> {
+/** What the server hands the core besides configuration. */
+export interface ServiceHooks {
+  /** Metrics of vendor calls, reply timings and webhook attempts. */
+  telemetry?: Telemetry;
+  /** Where fallbacks and background failures are logged; stderr lines when absent (the CLI's one-shot commands). */
+  logger?: Logger;
+  /** Redis (`openScaleOut`): the rate limiter, connection leases and message bus of several processes. */
+  redis?: RedisScaleOut;
+}
+
+/** The composition root: turns configuration into a running core. */
+export async function createServiceFromConfig(config: ServerConfig, hooks: ServiceHooks = {}): Promise<AvatarService> {
+  const logger = hooks.logger ?? createLogger(config.logLevel, pino.destination(2));
   const providers = providerOptionsFor(config);
   const store = await openStore(config);
   return createAvatarService({
-    ...(redis && { rateLimiter: redis.rateLimiter, connectionCounter: redis.connectionCounter, bus: redis.bus }),
+    ...(hooks.redis && { rateLimiter: hooks.redis.rateLimiter, connectionCounter: hooks.redis.connectionCounter, bus: hooks.redis.bus }),
     store,
     blobs: new FsBlobStore(config.blobDir),
     jwtSecret: config.jwtSecret,
     ...providers,
     onFallback: ({ kind, failed, next, error }) =>
-      console.warn(`${kind} provider '${failed}' failed (${error instanceof Error ? error.message : String(error)}); '${next}' takes over`),
+      logger.warn({ kind, failed, next, ...errorFields(error) }, `${kind} provider '${failed}' failed; '${next}' takes over`),
     conversationIdleTimeoutMs: config.conversationIdleTimeoutMs,
     avatarMaxBytes: config.avatarMaxBytes,
     keyCache: config.readCaches && { ttlMs: config.readCacheTtlMs },
     ids: idsFor(config),
     ...webhookOptionsFor(config),
     ...moderationOptionsFor(config),
-    onBackgroundError: (message, error) => console.error(`${message}: ${error instanceof Error ? error.message : String(error ?? '')}`),
+    onBackgroundError: (message, error) => logger.error(errorFields(error), message),
+    ...(hooks.telemetry && { telemetry: hooks.telemetry }),
+    retention: retentionOptionsFor(config),
   });
+}
+
+/** `AUDIO_RETENTION` and `CONVERSATION_RETENTION` (unset: kept for ever). */
+export function retentionOptionsFor(config: ServerConfig): RetentionOptions {
+  return {
+    ...(config.audioRetentionMs !== undefined && { audioMs: config.audioRetentionMs }),
+    ...(config.conversationRetentionMs !== undefined && { conversationsMs: config.conversationRetentionMs }),
+  };
 }
 
 /** Webhook delivery and the mailer that tells owners of failing webhooks, from configuration. */

@@ -9,6 +9,10 @@ import { socketIoRedisAdapter } from './realtime/redis-adapter.js';
 import { devBootstrap } from './dev-bootstrap.js';
 import type { Realtime } from './realtime/realtime.js';
 import type { BootstrapResult } from './dev-bootstrap.js';
+import { createLogger } from './observability/logger.js';
+import type { Logger } from './observability/logger.js';
+import { Metrics } from './observability/metrics.js';
+import type { DependencyCheck } from './observability/health.js';
 
 export interface RunningServer {
   url: string;
@@ -16,11 +20,33 @@ export interface RunningServer {
   service: AvatarService;
   bootstrap: BootstrapResult | undefined;
   realtime: Realtime;
-  /** Redis, when `REDIS_URL` is set (its `ping()` tells whether it answers). */
+  /** Redis, when `REDIS_URL` is set (its `ping()` tells whether it answers; `/health` reports it). */
   redis: RedisScaleOut | undefined;
-  /** Stops accepting connections, ends streams, closes the service. */
+  /** The server's log (JSON lines on stdout at `LOG_LEVEL`). */
+  logger: Logger;
+  metrics: Metrics;
+  /**
+   * A graceful shutdown: readiness fails and the listening socket closes; open streams and
+   * sockets get the `reconnect` hint and are closed; running replies stop (kept as interrupted);
+   * requests in progress finish; webhook attempts in flight finish and claimed ones not started
+   * are handed back; the store closes, then Redis. Bound it with a timer (`SHUTDOWN_TIMEOUT_MS`, as `serve` does).
+   */
   close(): Promise<void>;
 }
+
+/** `/health` reports Redis as a dependency: it answers PING. */
+function redisCheck(redis: RedisScaleOut): DependencyCheck {
+  return {
+    name: 'redis',
+    async check() {
+      await redis.ping();
+      return undefined;
+    },
+  };
+}
+
+/** How long clients told to reconnect should wait: enough for a load balancer to see this node leave. */
+const RECONNECT_AFTER_MS = 1_000;
 
 /**
  * Starts the HTTP server on the configured address with a service built from the config (and
@@ -28,9 +54,12 @@ export interface RunningServer {
  * built with, if any.
  */
 export async function startServer(config: ServerConfig, service?: AvatarService, scaleOut?: RedisScaleOut): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel);
+  const metrics = new Metrics();
   const redis = service ? scaleOut : await openScaleOut(config);
   try {
-    return await serve(config, service ?? (await createServiceFromConfig(config, redis)), redis);
+    const svc = service ?? (await createServiceFromConfig(config, { telemetry: metrics, logger: logger.child({ component: 'core' }), ...(redis && { redis }) }));
+    return await serve(config, svc, redis, logger, metrics);
   } catch (error) {
     // Open connections (Redis, a database pool) would keep a failed process alive.
     await redis?.close().catch(() => undefined);
@@ -38,15 +67,17 @@ export async function startServer(config: ServerConfig, service?: AvatarService,
   }
 }
 
-async function serve(config: ServerConfig, svc: AvatarService, redis: RedisScaleOut | undefined): Promise<RunningServer> {
+async function serve(config: ServerConfig, svc: AvatarService, redis: RedisScaleOut | undefined, logger: Logger, metrics: Metrics): Promise<RunningServer> {
   await svc.start();
   const bootstrap = config.devBootstrap ? await devBootstrap(svc) : undefined;
   const server = createServer();
   const hosted = attachHost(server, {
     service: svc,
     config,
-    ...(config.accessLog && { accessLog: (line: string) => void process.stdout.write(`${line}\n`) }),
-    ...(redis && { socketIoAdapter: await socketIoRedisAdapter(redis) }),
+    logger,
+    accessLog: config.accessLog,
+    metrics,
+    ...(redis && { socketIoAdapter: await socketIoRedisAdapter(redis), dependencies: [redisCheck(redis)] }),
   });
   await hosted.realtime.ready;
   await new Promise<void>((resolve, reject) => {
@@ -55,6 +86,7 @@ async function serve(config: ServerConfig, svc: AvatarService, redis: RedisScale
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
     server,
@@ -62,15 +94,23 @@ async function serve(config: ServerConfig, svc: AvatarService, redis: RedisScale
     bootstrap,
     realtime: hosted.realtime,
     redis,
-    async close() {
-      await svc.conversations.close();
-      await hosted.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await svc.close();
-      await redis?.close();
+    logger,
+    metrics,
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        hosted.shutdown({ reason: 'shutdown', retry_after_ms: RECONNECT_AFTER_MS });
+        await svc.conversations.close();
+        await hosted.close();
+        // Keep-alive connections become idle as their last responses end: close them as they do.
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        server.closeIdleConnections();
+        await closed.finally(() => clearInterval(idle));
+        await svc.close();
+        await redis?.close();
+      })();
+      return closing;
     },
   };
 }

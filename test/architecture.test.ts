@@ -18,7 +18,7 @@ const CORE_LAYERS: readonly (readonly string[])[] = [
   ['speech/'],
   ['providers/', 'config/'],
   ['conversations/'],
-  ['sessions/'],
+  ['sessions/', 'telemetry/', 'retention/'],
   ['accounts/'],
   ['avatar-service.ts', 'index.ts'],
 ];
@@ -27,6 +27,7 @@ const CORE_LAYERS: readonly (readonly string[])[] = [
 const SERVER_LAYERS: readonly (readonly string[])[] = [
   ['edge/', 'schema/', 'package-paths.ts', 'precompress.ts', 'vendors.ts'],
   ['config.ts', 'startup-notes.ts'],
+  ['observability/'],
   ['http/', 'realtime/'],
   ['routes/', 'dev-bootstrap.ts', 'create-service.ts', 'openapi.ts', 'asyncapi.ts'],
   ['app.ts'],
@@ -36,7 +37,7 @@ const SERVER_LAYERS: readonly (readonly string[])[] = [
 ];
 
 /** Packages only hosts may use. */
-const HOST_PACKAGES = /^(koa|@koa\/|koa-body|socket\.io|ws$|lit|three|@pixiv\/)/;
+const HOST_PACKAGES = /^(koa|@koa\/|koa-body|socket\.io|ws$|lit|three|@pixiv\/|prom-client|pino)/;
 
 interface Import {
   from: string;

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors.js';
 import { BROWSER_SPEECH } from '../speech/speech-registry.js';
-import { secretProblem, unknownIdProblem } from './config-rules.js';
+import { retentionProblem, secretProblem, unknownIdProblem } from './config-rules.js';
 
 /** The part of `AvatarServiceOptions` whose values are checked before anything is built. */
 export interface CheckedOptions {
@@ -11,6 +11,7 @@ export interface CheckedOptions {
   defaultTtsProvider?: string | undefined;
   aiFallback?: readonly string[] | undefined;
   ttsFallback?: readonly string[] | undefined;
+  retention?: { audioMs?: number | undefined; conversationsMs?: number | undefined } | undefined;
 }
 
 /**
@@ -36,4 +37,7 @@ export function checkServiceOptions(options: CheckedOptions): void {
   if (options.defaultTtsProvider !== undefined) fail('defaultTtsProvider', unknownIdProblem(options.defaultTtsProvider, [...speechIds, BROWSER_SPEECH]));
   for (const id of options.aiFallback ?? []) fail('aiFallback', unknownIdProblem(id, aiIds));
   for (const id of options.ttsFallback ?? []) fail('ttsFallback', unknownIdProblem(id, speechIds));
+  const { audioMs, conversationsMs } = options.retention ?? {};
+  if (audioMs !== undefined) fail('retention.audioMs', retentionProblem(audioMs));
+  if (conversationsMs !== undefined) fail('retention.conversationsMs', retentionProblem(conversationsMs));
 }

@@ -28,3 +28,21 @@ export function absoluteUrlProblem(value: string): string | undefined {
 export function unknownIdProblem(id: string, known: readonly string[]): string | undefined {
   return known.includes(id) ? undefined : `'${id}' is not one of ${known.join(', ')}`;
 }
+
+const RETENTION_UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** Shortest retention: an hour, so a reply's audio is never swept while it is being played. */
+export const MIN_RETENTION_MS = 3_600_000;
+
+/** `30d`, `12h`, `90m` in milliseconds; undefined when it is not such a duration. */
+export function parseRetention(value: string): number | undefined {
+  const match = /^(\d+)(m|h|d)$/.exec(value.trim());
+  return match ? Number(match[1]) * RETENTION_UNIT_MS[match[2]!]! : undefined;
+}
+
+/** A retention period (`AUDIO_RETENTION`, `CONVERSATION_RETENTION`, the core's `retention` option): a duration of at least an hour. */
+export function retentionProblem(value: unknown): string | undefined {
+  const ms = typeof value === 'number' ? value : typeof value === 'string' ? parseRetention(value) : undefined;
+  if (ms === undefined || !Number.isFinite(ms)) return `must be a duration like 30d, 12h or 90m (or off), got '${String(value)}'`;
+  if (ms < MIN_RETENTION_MS) return `must be at least 1h, got '${String(value)}'`;
+  return undefined;
+}

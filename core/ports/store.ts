@@ -154,6 +154,8 @@ export interface ConversationRepository {
   /** The owner's conversations with one avatar that have not ended (active or escalated), oldest first (ended when the avatar is deleted). */
   listActiveByAvatar(owner: Owner, avatarId: string, limit: number): Promise<ConversationRecord[]>;
   delete(id: string): Promise<void>;
+  /** Any owner's conversations not updated since `before`, least recently updated first (the retention sweeper's). */
+  listUpdatedBefore(before: number, limit: number): Promise<ConversationRecord[]>;
 }
 
 export type MessagePatch = Partial<
@@ -178,6 +180,8 @@ export interface MessageRepository {
   /** Messages in a status across conversations, e.g. replies left `streaming` by a crash. */
   listByStatus(status: MessageStatus, limit: number): Promise<MessageRecord[]>;
   deleteByConversation(conversationId: string): Promise<void>;
+  /** Settled replies (not `streaming`) created before `before` that still have audio (`audioBase` set), oldest first (the retention sweeper's). */
+  listWithAudioBefore(before: number, limit: number): Promise<MessageRecord[]>;
 }
 
 export interface UsageAmounts {
@@ -348,6 +352,8 @@ export interface WebhookDeliveryRepository {
   update(id: string, patch: DeliveryPatch): Promise<void>;
   /** Cancels the webhook's pending deliveries (it was disabled). */
   cancelPending(webhookId: string): Promise<number>;
+  /** Deliveries waiting to be sent: pending ones and outbox rows not yet moved to deliveries (the queue depth). */
+  countQueued(): Promise<number>;
   /** Deletes finished deliveries created before `before`; returns how many. */
   prune(before: number): Promise<number>;
   /** The webhook's deliveries, newest first; at most `limit` of those whose id sorts before `before`. */

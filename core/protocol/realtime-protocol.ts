@@ -3,7 +3,7 @@
  * WebSocket) and by clients: the server imports these types, and the widget imports them with
  * `import type` (erased at build time, so the widget bundle carries no core code).
  *
- * SSE:        `event: <name>` + `data: <json>` for message, audio, done, error.
+ * SSE:        `event: <name>` + `data: <json>` for message, audio, done, error, reconnect.
  * socket.io:  path `/v1/realtime`, `auth: { token }`; events below, typed by the two maps.
  * WebSocket:  `GET /v1/conversations/:id/ws`; JSON frames `{ type: <name>, data }` both ways.
  */
@@ -60,6 +60,12 @@ export interface ServerEventPayloads {
   };
   /** The conversation ended (by request, idle time-out or hand-off); realtime transports only. */
   'conversation.ended': { conversation_id: string; reason: string };
+  /**
+   * The server is stopping (a restart, a deploy): the stream or socket closes right after this.
+   * Connect again after `retry_after_ms` (a load balancer sends the client to another node); a
+   * reply cut off by it is stored as interrupted.
+   */
+  reconnect: { reason: 'shutdown'; retry_after_ms: number };
 }
 
 export type ServerEventName = keyof ServerEventPayloads;

@@ -4,6 +4,8 @@ import type { ClaimedDelivery, DeliveryPatch, Store, WebhookRecord } from '../po
 import type { WebhookOutbox } from './webhook-outbox.js';
 import type { WebhookRequest, WebhookResponse } from './post-webhook.js';
 import { isoTime } from '../clock.js';
+import type { Telemetry } from '../ports/telemetry.js';
+import { noTelemetry } from '../ports/telemetry.js';
 
 /** Outbox rows moved to deliveries per transaction. */
 const RELAY_BATCH = 500;
@@ -33,6 +35,8 @@ export interface WebhookDispatcherSettings {
   /** How long finished deliveries stay in the log (and their events in the outbox). Default 30 days. */
   retentionMs?: number;
   onError?: (message: string, error?: unknown) => void;
+  /** Told of every attempt's result. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -61,7 +65,7 @@ export class WebhookDispatcher {
   #closed = false;
 
   constructor(settings: WebhookDispatcherSettings) {
-    this.#s = { maxInFlight: 256, perWebhook: 8, pollIntervalMs: 1000, retentionMs: 30 * 24 * 3_600_000, ...settings };
+    this.#s = { maxInFlight: 256, perWebhook: 8, pollIntervalMs: 1000, retentionMs: 30 * 24 * 3_600_000, telemetry: noTelemetry, ...settings };
   }
 
   start(): void {
@@ -96,15 +100,32 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Stops claiming and waits for attempts in flight (each ends within its timeout). */
+  /**
+   * Stops claiming, hands back the claimed deliveries that have not started (their claims are
+   * lifted, so another process sends them at once rather than when the claims lapse) and waits
+   * for attempts in flight (each ends within its timeout).
+   */
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer) clearInterval(this.#timer);
     if (this.#pruner) clearInterval(this.#pruner);
     this.#unsubscribe?.();
     await Promise.all([this.#claiming, this.#pruning]);
+    await this.#handBack();
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight.values());
     this.#s.sender.close();
+  }
+
+  async #handBack(): Promise<void> {
+    const waiting = [...this.#webhooks.values()].flatMap((webhook) => webhook.waiting.splice(0));
+    if (waiting.length === 0) return;
+    try {
+      await this.#s.store.transaction(async (tx) => {
+        for (const { delivery } of waiting) await tx.webhookDeliveries.update(delivery.id, { lockedUntil: null });
+      });
+    } catch (error) {
+      this.#s.onError?.('handing back claimed webhook deliveries failed; they are sent when their claims lapse', error);
+    }
   }
 
   #wake(outbox = false): void {
@@ -219,6 +240,7 @@ export class WebhookDispatcher {
       lastDurationMs: response.durationMs,
     };
     if (response.error === undefined) {
+      this.#s.telemetry.webhookAttempt('succeeded');
       await this.#record(delivery.id, { ...outcome, status: 'succeeded', nextAttemptAt: null });
       if (webhook.status === 'failing') {
         await store.webhooks.transition(webhook.id, 'failing', { status: 'active', statusReason: null, statusSince: now, updatedAt: now });
@@ -226,6 +248,7 @@ export class WebhookDispatcher {
       return;
     }
     if (response.status === 410) {
+      this.#s.telemetry.webhookAttempt('failed');
       // The receiver says the endpoint is gone for good: stop sending anything to it.
       await store.transaction(async (tx) => {
         await tx.webhookDeliveries.update(delivery.id, { ...outcome, status: 'failed', nextAttemptAt: null });
@@ -240,6 +263,7 @@ export class WebhookDispatcher {
       return;
     }
     const delay = retrySchedule[attempt - 1];
+    this.#s.telemetry.webhookAttempt(delay === undefined ? 'failed' : 'retrying');
     await this.#record(delivery.id, {
       ...outcome,
       ...(delay === undefined ? { status: 'failed', nextAttemptAt: null } : { status: 'pending', nextAttemptAt: now + delay }),

@@ -1,4 +1,4 @@
-import type { AvatarService, ConnectionLease, Principal } from '../../core/index.js';
+import type { AvatarService, ConnectionLease, Principal, ServerEventPayloads } from '../../core/index.js';
 import { ServiceError, UnauthorizedError, isServiceError } from '../../core/index.js';
 import { authenticateCredential } from './credentials.js';
 import type { Credential } from './credentials.js';
@@ -22,9 +22,27 @@ export interface OpenConnection {
 /** How often open connections' credentials are checked again (revocations made by other processes, e.g. the CLI). */
 const RECHECK_MS = 15_000;
 
+/** The transports that hold long-lived connections. */
+export const Transports = ['sse', 'socket.io', 'websocket'] as const;
+export type Transport = (typeof Transports)[number];
+
+/** What the server tells a client whose connection it closes because it is stopping (`reconnect` on every transport). */
+export type ReconnectHint = ServerEventPayloads['reconnect'];
+
+/** How one connection is ended, by the transport that holds it. */
+export interface ConnectionEnds {
+  transport: Transport;
+  /** The credential stopped being valid: say why and close. */
+  end(error: ServiceError): void;
+  /** The server is stopping: send the reconnect hint and close, so the client reconnects (to another node). */
+  reconnect(hint: ReconnectHint): void;
+}
+
 interface Watched {
   credential: Credential;
+  transport: Transport;
   end(error: ServiceError): void;
+  reconnect(hint: ReconnectHint): void;
   release(): void;
 }
 
@@ -41,6 +59,7 @@ export class ConnectionGate {
   readonly #unsubscribe: () => void;
   #rechecking: Promise<void> | undefined;
   #recheckAgain = false;
+  #stopping = false;
 
   constructor(service: AvatarService, options: { recheckMs?: number } = {}) {
     this.#service = service;
@@ -52,6 +71,22 @@ export class ConnectionGate {
   /** Number of connections the gate holds open (all accounts). */
   get size(): number {
     return this.#open.size;
+  }
+
+  /** Open connections by transport (for metrics). */
+  countByTransport(): Record<Transport, number> {
+    const counts: Record<Transport, number> = { sse: 0, 'socket.io': 0, websocket: 0 };
+    for (const watched of this.#open) counts[watched.transport]++;
+    return counts;
+  }
+
+  /**
+   * The server is stopping: new connections are refused (503) and every open one is sent the
+   * reconnect hint and closed by its transport.
+   */
+  shutdown(hint: ReconnectHint): void {
+    this.#stopping = true;
+    for (const watched of [...this.#open]) watched.reconnect(hint);
   }
 
   /** A handshake: the credential must be an API key or a session token in scope, and counts as one request. */
@@ -66,17 +101,25 @@ export class ConnectionGate {
    * in use) and watches the credential: `end` is called once, with the reason, when it stops
    * being valid. The caller releases the connection when it closes, however it closes.
    */
-  async open(principal: ConnectionPrincipal, credential: Credential, end: (error: ServiceError) => void): Promise<OpenConnection> {
+  async open(principal: ConnectionPrincipal, credential: Credential, ends: ConnectionEnds): Promise<OpenConnection> {
+    if (this.#stopping) throw new ServiceError('unavailable', 'The server is shutting down; connect again', { retryAfterS: 1 });
     const lease: ConnectionLease = await this.#service.limits.openConnection(principal.owner.accountId);
     let expiry: ReturnType<typeof setTimeout> | undefined;
     let ended = false;
     const watched: Watched = {
       credential,
+      transport: ends.transport,
       end: (error) => {
         if (ended) return;
         ended = true;
         watched.release();
-        end(error);
+        ends.end(error);
+      },
+      reconnect: (hint) => {
+        if (ended) return;
+        ended = true;
+        watched.release();
+        ends.reconnect(hint);
       },
       release: () => {
         clearTimeout(expiry);

@@ -2,12 +2,14 @@ import type { Middleware } from 'koa';
 import { asStorageError, isServiceError } from '../../core/index.js';
 import type { IdGenerator } from '../../core/index.js';
 import type { Serializer } from '../edge/serializer.js';
+import type { Logger } from '../observability/logger.js';
+import { errorFields } from '../observability/logger.js';
 
 export interface ErrorHandlerOptions {
   serializer: Serializer;
   ids: IdGenerator;
-  /** Where unexpected errors are reported; their details never reach the client. */
-  log(message: string, error: unknown): void;
+  /** Where unexpected errors are reported (with the request id); their details never reach the client. */
+  logger: Logger;
 }
 
 interface HttpLikeError {
@@ -23,7 +25,7 @@ interface HttpLikeError {
  * turns errors into HTTP responses. Core errors carry their own status; body-parser errors (too
  * large, bad JSON) are mapped here; anything else is a 500 with no detail.
  */
-export function errorHandler({ serializer, ids, log }: ErrorHandlerOptions): Middleware {
+export function errorHandler({ serializer, ids, logger }: ErrorHandlerOptions): Middleware {
   return async (ctx, next) => {
     const requestId = ids.next('req');
     ctx.state.requestId = requestId;
@@ -39,9 +41,11 @@ export function errorHandler({ serializer, ids, log }: ErrorHandlerOptions): Mid
       }
     } catch (error) {
       const { status, code, message, retryAfterS } = describe(error);
-      if (code === 'internal_error') log(`${ctx.method} ${ctx.path} failed (${requestId})`, error);
+      if (code === 'internal_error') logger.error({ req_id: requestId, ...errorFields(error) }, `${ctx.method} ${ctx.path} failed`);
       // The client hears "try again later"; the operator needs the cause (a full disk).
-      else if (code === 'unavailable') log(`${ctx.method} ${ctx.path} unavailable (${requestId})`, error instanceof Error ? (error.cause ?? error) : error);
+      else if (code === 'unavailable') {
+        logger.warn({ req_id: requestId, ...errorFields(error instanceof Error ? (error.cause ?? error) : error) }, `${ctx.method} ${ctx.path} unavailable`);
+      }
       if (ctx.headerSent || !ctx.writable) return;
       ctx.status = status;
       if (retryAfterS !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfterS))));

@@ -42,11 +42,39 @@ const usage = s.object(
   'Metered usage',
 );
 
+const dependencySchema = s.object(
+  {
+    status: s.enum(['ok', 'failing'] as const),
+    ms: count('How long the check took'),
+    problem: s.optional(s.string({ description: 'What is wrong, when failing' })),
+  },
+  'One dependency: answered, or what is wrong',
+);
+
+const dependenciesSchema = s.object(
+  {
+    database: dependencySchema,
+    blob_store: dependencySchema,
+    redis: s.optional(dependencySchema),
+  },
+  'Each dependency the server needs (Redis only when REDIS_URL is set)',
+);
+
 export const healthSchema = s.object({
   status: s.enum(['ok'] as const),
   version: s.string({ description: 'Version of the server package' }),
   uptime_s: count('Seconds since the server started'),
+  checks: dependenciesSchema,
 });
+
+export const healthReportSchema = s.object({
+  status: s.enum(['ok', 'unavailable', 'shutting_down'] as const, 'ok: send traffic; unavailable: a dependency fails; shutting_down: the server is stopping'),
+  version: s.string({ description: 'Version of the server package' }),
+  uptime_s: count('Seconds since the server started'),
+  checks: dependenciesSchema,
+});
+
+export const liveSchema = s.object({ status: s.enum(['ok'] as const), uptime_s: count('Seconds since the server started') });
 
 export const deletedSchema = s.object({ deleted: s.boolean('Always true') });
 

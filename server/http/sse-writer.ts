@@ -20,7 +20,8 @@ export class SseWriter {
   readonly #ping: ReturnType<typeof setInterval>;
   #closed = false;
 
-  constructor(ctx: Context) {
+  /** `onClose`: called once the response closes (finished or cut off), on the writer's own listener (a response has few to spare). */
+  constructor(ctx: Context, onClose?: () => void) {
     this.#ctx = ctx;
     ctx.req.socket.setNoDelay(true);
     ctx.req.socket.setTimeout(0);
@@ -34,7 +35,10 @@ export class SseWriter {
     ctx.body = this.#stream;
     this.#ping = setInterval(() => this.comment('ping'), PING_INTERVAL_MS);
     this.#ping.unref();
-    ctx.res.once('close', () => this.close());
+    ctx.res.once('close', () => {
+      this.close();
+      onClose?.();
+    });
   }
 
   get closed(): boolean {

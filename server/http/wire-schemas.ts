@@ -79,6 +79,14 @@ export const wireConversationEndedSchema = s.object(
   'The conversation ended (realtime transports only)',
 );
 
+export const wireReconnectSchema = s.object(
+  {
+    reason: s.enum(['shutdown'] as const, 'shutdown: the server is stopping (a restart or deploy)'),
+    retry_after_ms: count('Connect again after this long; a load balancer sends the client to a node that is up'),
+  },
+  'The server is stopping: the stream or socket closes right after this; connect again (a reply cut off by it is stored as interrupted)',
+);
+
 /** Server → client events by name, with their payloads; `sse` marks the four SSE carries. */
 export const serverEvents = [
   { name: 'message', schema: wireMessageDeltaSchema, sse: true },
@@ -88,6 +96,7 @@ export const serverEvents = [
   { name: 'state', schema: wireStateSchema, sse: false },
   { name: 'safety', schema: wireSafetySchema, sse: false },
   { name: 'conversation.ended', schema: wireConversationEndedSchema, sse: false },
+  { name: 'reconnect', schema: wireReconnectSchema, sse: true },
 ] as const;
 
 /** socket.io: what `join` takes and acknowledges. */

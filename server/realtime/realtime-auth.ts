@@ -1,6 +1,6 @@
 import type { Owner, ServiceError } from '../../core/index.js';
 import { UnauthorizedError } from '../../core/index.js';
-import type { ConnectionGate, OpenConnection } from '../edge/connection-gate.js';
+import type { ConnectionEnds, ConnectionGate, OpenConnection } from '../edge/connection-gate.js';
 
 /** Why a credential other than a session token is refused in a URL's query string. */
 export const QUERY_CREDENTIAL_REFUSED =
@@ -26,14 +26,15 @@ export interface RealtimeHandshake {
 /**
  * Admits a realtime handshake through the connection gate: an API key or a session token, counted
  * as one request, holding one connection slot (429 when all are in use), its credential watched
- * (`end` is called, and the client's `signal` aborts, when it is revoked or expires). The caller
+ * (`end` is called, and the client's `signal` aborts, when it is revoked or expires; `reconnect`
+ * when the server stops). The caller
  * releases the connection when it closes, however it closes. A client that merely disconnects
  * does not stop its reply: the reply goes on to the conversation's other listeners and history.
  */
 export async function admitRealtimeClient(
   gate: ConnectionGate,
   handshake: RealtimeHandshake,
-  end: (error: ServiceError) => void,
+  ends: ConnectionEnds,
 ): Promise<RealtimeClient> {
   const { token, origin, conversationId } = handshake;
   if (typeof token !== 'string' || token === '') {
@@ -42,9 +43,12 @@ export async function admitRealtimeClient(
   const credential = { token, origin, ...(conversationId !== undefined && { conversationId }) };
   const principal = await gate.authenticate(credential);
   const stop = new AbortController();
-  const connection = await gate.open(principal, credential, (error) => {
-    stop.abort(error);
-    end(error);
+  const connection = await gate.open(principal, credential, {
+    ...ends,
+    end: (error: ServiceError) => {
+      stop.abort(error);
+      ends.end(error);
+    },
   });
   return {
     owner: principal.owner,

@@ -56,10 +56,19 @@ export function createSocketIoRealtime(httpServer: HttpServer, service: AvatarSe
       return next(connectError(new UnauthorizedError('Credentials are refused in URLs (they end up in proxy and browser logs): pass io(url, { auth: { token } }) or an Authorization: Bearer header')));
     }
     const handshake = { token: auth.token ?? header, origin: socket.handshake.headers.origin };
-    admitRealtimeClient(gate, handshake, (error) => {
-      // The credential was revoked or expired: say why, then hang up.
-      socket.emit('error', errorPayload(error));
-      socket.disconnect(true);
+    admitRealtimeClient(gate, handshake, {
+      transport: 'socket.io',
+      end: (error) => {
+        // The credential was revoked or expired: say why, then hang up.
+        socket.emit('error', errorPayload(error));
+        socket.disconnect(true);
+      },
+      reconnect: (hint) => {
+        // The server is stopping: say so, then close the transport (not a server-side disconnect),
+        // so the client's own reconnection takes it to another node or to this one restarted.
+        socket.emit('reconnect', hint);
+        socket.conn.close();
+      },
     }).then(
       (client) => {
         socket.data = { client, conversationId: undefined };

@@ -4,7 +4,7 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { AvatarService } from '../../core/index.js';
 import { ServiceError, UnauthorizedError, ValidationError, isServiceError } from '../../core/index.js';
-import type { ConnectionGate } from '../edge/connection-gate.js';
+import type { ConnectionGate, ReconnectHint } from '../edge/connection-gate.js';
 import { realtimeMessage } from '../edge/message-schema.js';
 import type { Serializer } from '../edge/serializer.js';
 import { errorPayload } from '../edge/reply-wire.js';
@@ -21,6 +21,8 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 export const WsCloseCode = {
   /** The credential was revoked or the session expired. */
   unauthorized: 4401,
+  /** The server is stopping (after a `reconnect` frame): the standard "service restart" code. */
+  restarting: 1012,
 } as const;
 
 /**
@@ -82,7 +84,7 @@ export class WebSocketRealtime {
       client = await admitRealtimeClient(
         this.#gate,
         { token: header ?? queryToken(url), origin: req.headers.origin, conversationId },
-        (error) => endWith(ws, error),
+        { transport: 'websocket', end: (error) => endWith(ws, error), reconnect: (hint) => reconnectWith(ws, hint) },
       );
       // The slot is the TCP connection's: released when it closes, whichever way (a refused or
       // failed upgrade, a close frame, a reset, a client gone while the handshake was checked).
@@ -172,6 +174,13 @@ function endWith(ws: WebSocket | undefined, error: ServiceError): void {
   if (!ws || ws.readyState !== ws.OPEN) return;
   ws.send(JSON.stringify({ type: 'error', data: errorPayload(error) }));
   ws.close(WsCloseCode.unauthorized, error.message.slice(0, 120));
+}
+
+/** The server is stopping: a `reconnect` frame, then a close with 1012 (service restart). */
+function reconnectWith(ws: WebSocket | undefined, hint: ReconnectHint): void {
+  if (!ws || ws.readyState !== ws.OPEN) return;
+  ws.send(JSON.stringify({ type: 'reconnect', data: hint }));
+  ws.close(WsCloseCode.restarting, 'The server is restarting; connect again');
 }
 
 const FRAME_HINT = 'Frames are JSON: {"type":"message","data":{"content":"…"}} or {"type":"interrupt"}';

@@ -1,5 +1,5 @@
 import type { AIProvider, AvatarService, ChatStreamPart } from '../../core/index.js';
-import { Limits } from '../../core/index.js';
+import { Limits, ServiceError } from '../../core/index.js';
 import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
@@ -109,10 +109,18 @@ export function aiRoutes(service: AvatarService): Route[] {
         }
         // A stream is a connection of the account, through the one gate: a revoked key ends it.
         let sse: SseWriter | undefined;
-        const connection = await connections.open(principal as ConnectionPrincipal, credentialOf(ctx), (error) => {
-          stop.abort(error);
-          sse?.send('error', errorPayload(error));
-          sse?.close();
+        const connection = await connections.open(principal as ConnectionPrincipal, credentialOf(ctx), {
+          transport: 'sse',
+          end: (error) => {
+            stop.abort(error);
+            sse?.send('error', errorPayload(error));
+            sse?.close();
+          },
+          reconnect: (hint) => {
+            sse?.send('reconnect', hint);
+            sse?.close();
+            stop.abort(new ServiceError('unavailable', 'The server is shutting down'));
+          },
         });
         let stream;
         try {
@@ -121,9 +129,8 @@ export function aiRoutes(service: AvatarService): Route[] {
           connection.release();
           throw error;
         }
-        sse = new SseWriter(ctx);
+        sse = new SseWriter(ctx, () => connection.release());
         const writer = sse;
-        ctx.res.once('close', () => connection.release());
         void (async () => {
           try {
             for await (const part of stream.parts) {

@@ -1,5 +1,5 @@
 import type { AvatarService } from '../../core/index.js';
-import { Limits } from '../../core/index.js';
+import { Limits, ServiceError } from '../../core/index.js';
 import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
 import type { Route } from '../http/route.js';
@@ -153,9 +153,17 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder, rea
           // a revoked key or an expired session ends it with an `error` event and stops the reply.
           const stop = new AbortController();
           let sse: SseReply | undefined;
-          const connection = await connections.open(principal as ConnectionPrincipal, credentialOf(ctx, params.id), (error) => {
-            stop.abort(error);
-            sse?.fail(errorPayload(error));
+          const connection = await connections.open(principal as ConnectionPrincipal, credentialOf(ctx, params.id), {
+            transport: 'sse',
+            end: (error) => {
+              stop.abort(error);
+              sse?.fail(errorPayload(error));
+            },
+            // The server is stopping: the hint first, then the reply stops (kept as interrupted).
+            reconnect: (hint) => {
+              sse?.reconnect(hint);
+              stop.abort(new ServiceError('unavailable', 'The server is shutting down'));
+            },
           });
           try {
             const started = await service.conversations.startReply(owner, params.id, body.content, { signal: AbortSignal.any([signal, stop.signal]) });

@@ -59,7 +59,7 @@ describe('API documents', () => {
     }
     // The SSE stream names its events and their payloads.
     const events = message.responses['200']!.content!['text/event-stream']!['x-events']!;
-    assert.deepEqual(Object.keys(events), ['message', 'audio', 'done', 'error']);
+    assert.deepEqual(Object.keys(events), ['message', 'audio', 'done', 'error', 'reconnect']);
     assert.equal(events.audio!.$ref, '#/components/schemas/AudioEvent');
   });
 

@@ -121,19 +121,24 @@ describe('HTTP basics', () => {
 });
 
 describe('HTTP options', () => {
-  it('writes one access-log line per request: time, method, path without query, status, duration, request id', async () => {
-    const lines: string[] = [];
+  it('logs one JSON line per request: request id, method, path without query, route template, status, duration', async () => {
+    const lines: Record<string, unknown>[] = [];
     const t = await startTestServer({ accessLog: (line) => lines.push(line) });
     try {
-      const ok = await t.request('/v1/avatars?token=sess_secret', { auth: null });
+      const ok = await t.request('/v1/avatars/luna-001?token=sess_secret', { auth: null });
       const missing = await t.request('/v1/nope', { auth: null });
       await Promise.all([ok.text(), missing.text()]);
       for (let i = 0; i < 50 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
       assert.equal(lines.length, 2);
-      assert.match(lines[0]!, /^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/v1\/avatars 200 \d+\.\dms req_[0-9a-z]{26}$/);
-      assert.ok(lines[0]!.endsWith(ok.headers.get('x-request-id')!));
-      assert.match(lines[1]!, / GET \/v1\/nope 404 /);
-      assert.doesNotMatch(lines.join('\n'), /secret/);
+      const [first, second] = lines as [Record<string, unknown>, Record<string, unknown>];
+      assert.match(String(first.time), /^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+      assert.deepEqual(
+        { level: first.level, msg: first.msg, req_id: first.req_id, method: first.method, path: first.path, route: first.route, status: first.status },
+        { level: 'info', msg: 'request', req_id: ok.headers.get('x-request-id'), method: 'GET', path: '/v1/avatars/luna-001', route: '/v1/avatars/:id', status: 200 },
+      );
+      assert.equal(typeof first.ms, 'number');
+      assert.deepEqual([second.path, second.route, second.status], ['/v1/nope', 'unmatched', 404]);
+      assert.doesNotMatch(JSON.stringify(lines), /secret/);
     } finally {
       await t.close();
     }

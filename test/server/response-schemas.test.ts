@@ -19,6 +19,8 @@ import {
   conversationWithMessagesSchema,
   deletedSchema,
   healthSchema,
+  healthReportSchema,
+  liveSchema,
   loginSchema,
   messageListSchema,
   messageSchema,
@@ -106,6 +108,8 @@ describe('Response schemas', () => {
   it('health and the catalogue: avatars, personas, AI models and providers, voices', async () => {
     await expectBody(healthSchema, 'get', '/health', { auth: null });
     await expectBody(healthSchema, 'get', '/v1/health', { auth: null });
+    await expectBody(healthReportSchema, 'get', '/health/ready', { auth: null });
+    await expectBody(liveSchema, 'get', '/health/live', { auth: null });
     await expectBody(avatarListSchema, 'get', '/v1/avatars', { auth: null });
     await expectBody(avatarDetailSchema, 'get', '/v1/avatars/{id}', { path: '/v1/avatars/luna-001', auth: null });
     await expectBody(avatarModelSchema, 'get', '/v1/avatars/{id}/model', { path: '/v1/avatars/luna-001/model', auth: null });

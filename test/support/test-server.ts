@@ -12,8 +12,8 @@ import {
   createLocalSpeechProvider,
   createSqliteStore,
 } from '../../core/index.js';
-import { attachHost, idsFor, loadConfig, moderationOptionsFor, providerOptionsFor, webhookOptionsFor } from '../../server/index.js';
-import type { ServerConfig } from '../../server/index.js';
+import { attachHost, createLogger, idsFor, loadConfig, moderationOptionsFor, providerOptionsFor, webhookOptionsFor } from '../../server/index.js';
+import type { Host, Metrics, ServerConfig } from '../../server/index.js';
 
 export interface TestServer {
   url: string;
@@ -28,6 +28,8 @@ export interface TestServer {
   otherKey: string;
   accountId: string;
   request(path: string, init?: RequestInit & { json?: unknown; auth?: string | null }): Promise<Response>;
+  /** The hosted app: its gate, realtime transports, and `shutdown` (the first step of a graceful stop). */
+  host: Host;
   close(): Promise<void>;
 }
 
@@ -40,14 +42,16 @@ export interface TestServerOptions {
    * `aiProviders`, when also given, replace the AI part.
    */
   providersFromConfig?: boolean;
-  /** Receives what the app logs (unexpected errors); discarded unless given. */
+  /** Receives what the app logs besides request lines (unexpected errors, as `Error`s with their stacks); discarded unless given. */
   log?: (message: string, error?: unknown) => void;
-  /** Receives the access log; off unless given. */
-  accessLog?: (line: string) => void;
+  /** Receives each request line of the log, as parsed JSON; off unless given. */
+  accessLog?: (line: Record<string, unknown>) => void;
   /** Caps the SQLite file at this many 4 KiB pages: a disk that fills up. */
   maxPageCount?: number;
   /** Where audio goes; a folder of the data directory unless given. */
   blobs?: BlobStore;
+  /** The metrics, also the core's telemetry; a fresh registry of the app's own unless given. */
+  metrics?: Metrics;
 }
 
 /**
@@ -68,6 +72,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     avatarMaxBytes: config.avatarMaxBytes,
     ...webhookOptionsFor(config),
     ...moderationOptionsFor(config),
+    ...(options.metrics && { telemetry: options.metrics }),
     ...(options.providersFromConfig
       ? { ...providerOptionsFor(config), ...(options.aiProviders && { aiProviders: options.aiProviders }) }
       : {
@@ -82,7 +87,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const liveKey = (await service.accounts.createApiKey(a.id, { name: 'live A', mode: 'live' })).key;
   const otherKey = (await service.accounts.createApiKey(b.id, { name: 'test B', mode: 'test' })).key;
 
-  const host = attachHost(server, { service, config, log: options.log ?? (() => undefined), ...(options.accessLog && { accessLog: options.accessLog }) });
+  const host = attachHost(server, {
+    service,
+    config,
+    logger: testLogger(options),
+    accessLog: options.accessLog !== undefined,
+    ...(options.metrics && { metrics: options.metrics }),
+  });
 
   return {
     url,
@@ -93,6 +104,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     liveKey,
     otherKey,
     accountId: a.id,
+    host,
     request(path, init = {}) {
       const { json, auth, ...rest } = init;
       const headers = new Headers(rest.headers);
@@ -110,4 +122,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The app's JSON log, parsed line by line and handed to the test's `log` and `accessLog`. */
+function testLogger({ log, accessLog }: Pick<TestServerOptions, 'log' | 'accessLog'>) {
+  return createLogger('info', {
+    write(text: string) {
+      const line = JSON.parse(text) as Record<string, unknown> & { msg: string; err?: { message: string; stack?: string } };
+      if (line.msg === 'request') accessLog?.(line);
+      else log?.(line.msg, line.err && Object.assign(new Error(line.err.message), { stack: line.err.stack }));
+    },
+  });
 }

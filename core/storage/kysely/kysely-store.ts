@@ -286,6 +286,10 @@ function conversationRepository(db: Kysely<Database>, messages: MessageRepositor
     async delete(id) {
       await db.deleteFrom('conversations').where('id', '=', id).execute();
     },
+    async listUpdatedBefore(before, limit) {
+      const rows = await db.selectFrom('conversations').selectAll().where('updated_at', '<', before).orderBy('updated_at').orderBy('id').limit(limit).execute();
+      return rows.map(toConversation);
+    },
   };
 }
 
@@ -372,6 +376,19 @@ function messageRepository(db: Kysely<Database>): MessageRepository {
     },
     async deleteByConversation(conversationId) {
       await db.deleteFrom('messages').where('conversation_id', '=', conversationId).execute();
+    },
+    async listWithAudioBefore(before, limit) {
+      const rows = await db
+        .selectFrom('messages')
+        .selectAll()
+        .where('audio_base', 'is not', null)
+        .where('status', '!=', 'streaming')
+        .where('created_at', '<', before)
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map(toMessage);
     },
   };
 }

@@ -260,6 +260,16 @@ export function webhookDeliveryRepository(db: Kysely<Database>, engine: { rowLoc
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
+    async countQueued() {
+      const pending = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('status', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      const outbox = await db.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      // PostgreSQL counts as bigint, which its driver hands over as a string.
+      return Number(pending.n) + Number(outbox.n);
+    },
     async prune(before) {
       const result = await db
         .deleteFrom('webhook_deliveries')

@@ -513,6 +513,51 @@ export function testStoreConformance(engine: string, open: () => Promise<Store>)
       assert.deepEqual(await store.webhookDeliveries.listByWebhook(deleted.id, { limit: 10 }), []);
     });
 
+    it('counts the webhook queue: outbox rows not yet relayed and pending deliveries, not finished ones', async () => {
+      const webhook = newWebhook(account, ['conversation.started']);
+      await store.webhooks.create(webhook);
+      const before = await store.webhookDeliveries.countQueued();
+      const event = { id: ids.next('evt'), accountId: account.id, mode: 'test' as const, type: 'conversation.started', body: '{}', createdAt: 7_000 };
+      await store.webhookDeliveries.enqueue(event, [{ id: ids.next('dlv'), webhookId: webhook.id }]);
+      assert.equal(await store.webhookDeliveries.countQueued(), before + 1, 'in the outbox');
+      while ((await store.transaction((tx) => tx.webhookDeliveries.relayOutbox(100))) > 0);
+      assert.equal(await store.webhookDeliveries.countQueued(), before + 1, 'a pending delivery');
+      const [delivery] = await store.webhookDeliveries.listByWebhook(webhook.id, { limit: 1 });
+      await store.webhookDeliveries.update(delivery!.id, { status: 'succeeded', nextAttemptAt: null });
+      assert.equal(await store.webhookDeliveries.countQueued(), before, 'delivered: off the queue');
+      await store.webhooks.delete(webhook.id);
+    });
+
+    it('lists what retention sweeps: conversations updated before a time, settled replies with audio created before a time, oldest first', async () => {
+      const owner = newAccount('retention@example.com');
+      await store.accounts.create(owner);
+      const stale = { ...newConversation(owner), updatedAt: 100 };
+      const older = { ...newConversation(owner), updatedAt: 40 };
+      const fresh = { ...newConversation(owner), updatedAt: 10_000 };
+      for (const conversation of [stale, older, fresh]) await store.conversations.create(conversation);
+      const found = (await store.conversations.listUpdatedBefore(200, 1_000)).filter((c) => c.accountId === owner.id);
+      assert.deepEqual(found.map((c) => c.id), [older.id, stale.id]);
+      assert.equal((await store.conversations.listUpdatedBefore(200, 1)).length, 1, 'at most limit');
+
+      const reply = (createdAt: number, patch: Partial<MessageRecord> = {}): MessageRecord => ({
+        ...newMessage(fresh.id, createdAt),
+        role: 'assistant',
+        audioKey: 'aud_a.mp3',
+        audioBase: `aud_${createdAt}`,
+        ...patch,
+      });
+      const spoken = reply(300);
+      const earlier = reply(200);
+      const streaming = reply(250, { status: 'streaming' });
+      const silent = reply(260, { audioKey: null, audioBase: null });
+      const late = reply(5_000);
+      for (const message of [spoken, earlier, streaming, silent, late]) await store.messages.create(message);
+      const withAudio = (await store.messages.listWithAudioBefore(1_000, 1_000)).filter((m) => m.conversationId === fresh.id);
+      assert.deepEqual(withAudio.map((m) => m.id), [earlier.id, spoken.id]);
+      await store.messages.update(earlier.id, { audioKey: null, audioBase: null, audioError: 'gone' });
+      assert.deepEqual((await store.messages.listWithAudioBefore(1_000, 1_000)).filter((m) => m.conversationId === fresh.id).map((m) => m.id), [spoken.id]);
+    });
+
     it('commits every write of a successful transaction', async () => {
       const conversation = newConversation(account);
       await store.transaction(async (tx) => {
