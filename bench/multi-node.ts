@@ -10,12 +10,16 @@
  * - `two_pg_redis`: two nodes on the same PostgreSQL and Redis, each loaded by its own autocannon
  *   with half the connections (a load balancer's even split), req/s summed.
  *
+ * Figures: req/s and p99 (medians of the rounds) and the node processes' CPU per request
+ * (/proc/<pid>/stat; PostgreSQL's and Redis's own CPU is not in it).
+ *
  * Each node replies only to its own half of the conversations (one reply at a time per
  * conversation is a per-process rule). The machine's cores are shared by the nodes, PostgreSQL,
  * Redis and autocannon, so two nodes can only gain where one node leaves a core idle.
  *
  *   npm run build && node dist/bench/multi-node.js [--rounds 3] [--seconds 5] [--connections 20]
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,11 +77,20 @@ async function startNodes(count: number, env: Record<string, string>): Promise<N
   return nodes;
 }
 
+/** CPU time (user + system) the node processes used so far, in ms: /proc/<pid>/stat, 100 ticks a second. */
+function cpuMs(nodes: Node[]): number {
+  return nodes.reduce((sum, node) => {
+    const fields = readFileSync(`/proc/${node.cli.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return sum + (Number(fields[11]) + Number(fields[12])) * 10;
+  }, 0);
+}
+
 /** Where each node's rotation over its conversations is: runs continue it, so a conversation a cut-off run left replying is not asked again at once. */
 const rotation: number[] = [];
 
 /** Loads every node at once, each with its share of the connections and of the conversations; req/s summed. */
-async function measure(nodes: Node[], key: string, paths: string[], seconds: number, connections: number): Promise<{ rps: number; p99: number }> {
+async function measure(nodes: Node[], key: string, paths: string[], seconds: number, connections: number): Promise<{ rps: number; p99: number; cpuUs: number }> {
+  const cpuBefore = cpuMs(nodes);
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const results = await Promise.all(
     nodes.map((node, n) => {
@@ -91,7 +104,12 @@ async function measure(nodes: Node[], key: string, paths: string[], seconds: num
     }),
   );
   for (const result of results) if (result.non2xx || result.errors) throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors`);
-  return { rps: results.reduce((sum, r) => sum + r.requests.average, 0), p99: Math.max(...results.map((r) => r.latency.p99)) };
+  const total = results.reduce((sum, r) => sum + r.requests.total, 0);
+  return {
+    rps: results.reduce((sum, r) => sum + r.requests.average, 0),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    cpuUs: ((cpuMs(nodes) - cpuBefore) * 1000) / total,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -127,7 +145,7 @@ async function main(): Promise<void> {
       ['one_pg_redis', 1, withRedis],
       ['two_pg_redis', 2, withRedis],
     ];
-    const samples: Record<string, { rps: number; p99: number }[]> = Object.fromEntries(setups.map(([name]) => [name, []]));
+    const samples: Record<string, { rps: number; p99: number; cpuUs: number }[]> = Object.fromEntries(setups.map(([name]) => [name, []]));
     for (let round = 0; round < rounds; round++) {
       for (const [name, count, env] of setups) {
         const nodes = await startNodes(count, env);
@@ -151,6 +169,8 @@ async function main(): Promise<void> {
           connections,
           rps_median: Object.fromEntries(Object.keys(samples).map((name) => [name, rps(name)])),
           p99_ms_median: Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, median(list.map((s) => s.p99))])),
+          // CPU of the node processes (all of them) per request: steadier than req/s on a shared machine.
+          node_cpu_us_per_request_median: Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, Math.round(median(list.map((s) => s.cpuUs)))])),
           ratios: {
             two_vs_one: Number((rps('two_pg_redis') / rps('one_pg_redis')).toFixed(3)),
             redis_vs_none_one_node: Number((rps('one_pg_redis') / rps('one_pg')).toFixed(3)),
