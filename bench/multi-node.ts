@@ -86,7 +86,7 @@ function cpuMs(nodes: Node[]): number {
 }
 
 /** Where each node's rotation over its conversations is: runs continue it, so a conversation a cut-off run left replying is not asked again at once. */
-const rotation: number[] = [];
+const rotation = new Map<Node, number>();
 
 /** Loads every node at once, each with its share of the connections and of the conversations; req/s summed. */
 async function measure(nodes: Node[], key: string, paths: string[], seconds: number, connections: number): Promise<{ rps: number; p99: number; cpuUs: number }> {
@@ -95,11 +95,16 @@ async function measure(nodes: Node[], key: string, paths: string[], seconds: num
   const results = await Promise.all(
     nodes.map((node, n) => {
       const mine = paths.filter((_, i) => i % nodes.length === n);
+      const next = () => {
+        const at = (rotation.get(node) ?? 0) + 1;
+        rotation.set(node, at);
+        return at % mine.length;
+      };
       return autocannon({
         url: node.url,
         duration: seconds,
         connections: Math.max(1, Math.round(connections / nodes.length)),
-        requests: [{ method: 'POST', headers, body: '{"content":"Tell me something about the weather."}', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: mine[(rotation[n] = (rotation[n] ?? 0) + 1) % mine.length] }) }],
+        requests: [{ method: 'POST', headers, body: '{"content":"Tell me something about the weather."}', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: mine[next()] }) }],
       });
     }),
   );
@@ -138,22 +143,25 @@ async function main(): Promise<void> {
     };
     const withRedis = { ...base, REDIS_URL: redis.url };
     const { key, paths } = await seed(withRedis);
-    // One set of nodes at a time (each case's processes are stopped before the next starts), so
-    // idle processes of other cases take nothing from the one measured.
+    // Every case's processes run through the whole benchmark (an idle node costs nothing but a
+    // once-a-second webhook poll and a lease heartbeat), warmed up once, so no round measures a
+    // cold JIT; the cases are loaded in turn.
     const setups: [string, number, Record<string, string>][] = [
       ['one_pg', 1, base],
       ['one_pg_redis', 1, withRedis],
       ['two_pg_redis', 2, withRedis],
     ];
+    const running: Record<string, Node[]> = {};
+    for (const [name, count, env] of setups) {
+      running[name] = await startNodes(count, env);
+      started.push(...running[name]);
+    }
+    for (const [name] of setups) await measure(running[name]!, key, paths, 3, connections); // warm-up
     const samples: Record<string, { rps: number; p99: number; cpuUs: number }[]> = Object.fromEntries(setups.map(([name]) => [name, []]));
     for (let round = 0; round < rounds; round++) {
-      for (const [name, count, env] of setups) {
-        const nodes = await startNodes(count, env);
-        started.push(...nodes);
-        await measure(nodes, key, paths, 1, connections); // warm-up
-        samples[name]!.push(await measure(nodes, key, paths, seconds, connections));
-        for (const node of nodes) await killCli(node.cli);
-      }
+      // The order turns every round, so no case always follows the same one.
+      const order = setups.map((_, i) => setups[(i + round) % setups.length]!);
+      for (const [name] of order) samples[name]!.push(await measure(running[name]!, key, paths, seconds, connections));
       console.error(`round ${round + 1}: ${Object.entries(samples).map(([name, list]) => `${name} ${list.at(-1)!.rps.toFixed(0)}/s`).join(', ')}`);
     }
     const rps = (name: string) => Math.round(median(samples[name]!.map((s) => s.rps)));
