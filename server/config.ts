@@ -61,6 +61,8 @@ export interface ServerConfig {
   accessLog: boolean;
   /** The least severe level logged (`LOG_LEVEL`, default info). */
   logLevel: LogLevel;
+  /** JSON lines, or text for a terminal (`LOG_FORMAT`); unset: text when stdout is a terminal. */
+  logFormat: 'json' | 'pretty' | undefined;
   /** Bearer token `/metrics` needs (`METRICS_TOKEN`); unset: loopback clients only. */
   metricsToken: string | undefined;
   /** Longest a graceful shutdown may take before the process exits anyway (`SHUTDOWN_TIMEOUT_MS`). */
@@ -177,6 +179,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     devBootstrap: boolean(env, 'DEV_BOOTSTRAP', !production),
     accessLog: boolean(env, 'ACCESS_LOG', true),
     logLevel: logLevel(env),
+    logFormat: logFormat(env),
     metricsToken: metricsToken(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 100, 600_000),
     audioRetentionMs: retention(env, 'AUDIO_RETENTION'),
@@ -213,6 +216,12 @@ function logLevel(env: Env): LogLevel {
   const value = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
   if ((LogLevels as readonly string[]).includes(value)) return value as LogLevel;
   throw new ConfigError('LOG_LEVEL', `must be one of ${LogLevels.join(', ')}, got '${env.LOG_LEVEL}'`);
+}
+
+function logFormat(env: Env): 'json' | 'pretty' | undefined {
+  const value = env.LOG_FORMAT?.trim().toLowerCase() || undefined;
+  if (value === undefined || value === 'json' || value === 'pretty') return value;
+  throw new ConfigError('LOG_FORMAT', `must be json or pretty, got '${env.LOG_FORMAT}'`);
 }
 
 function metricsToken(env: Env): string | undefined {

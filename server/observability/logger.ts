@@ -24,3 +24,23 @@ export function errorFields(error: unknown): { err?: unknown } {
   if (error === undefined || error === null) return {};
   return { err: error instanceof Error ? error : { message: String(error) } };
 }
+
+/**
+ * A destination that turns each JSON line into text for a person at a terminal
+ * (`LOG_FORMAT=pretty`, the default when stdout is a terminal):
+ * `11:36:56.933 INFO  request req_id=req_… method=POST path=/v1/conversations status=201 ms=6.8`,
+ * an error's stack on the lines below. Written synchronously, like the JSON.
+ */
+export function prettyDestination(out: { write(text: string): unknown }): DestinationStream {
+  return {
+    write(line: string) {
+      const { time, level, msg, err, ...fields } = JSON.parse(line) as Record<string, unknown> & { err?: { stack?: string; message?: string } };
+      const clock = typeof time === 'string' ? time.slice(11, 23) : '';
+      const rest = Object.entries(fields)
+        .map(([key, value]) => ` ${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+        .join('');
+      const stack = err ? `\n  ${(err.stack ?? err.message ?? '').replace(/\n/g, '\n  ')}` : '';
+      out.write(`${clock} ${String(level).toUpperCase().padEnd(5)} ${String(msg ?? '')}${rest}${stack}\n`);
+    },
+  };
+}

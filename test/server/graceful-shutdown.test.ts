@@ -8,8 +8,13 @@ import WebSocket from 'ws';
 import { freePort, startCli } from '../support/processes.js';
 import type { Cli } from '../support/processes.js';
 import { readSse } from '../support/sse-client.js';
+import { startReplayServer } from '../support/replay-server.js';
+import type { ReplayServer } from '../support/replay-server.js';
 import type { SseEvent } from '../support/sse-client.js';
 import { wireReconnectSchema } from '../../server/http/wire-schemas.js';
+
+/** An OpenAI-compatible stream chunk carrying `content`. */
+const chunk = (content: string) => `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 
 /**
  * SIGTERM to the real CLI while a reply streams over SSE and clients sit on socket.io and the
@@ -21,8 +26,10 @@ import { wireReconnectSchema } from '../../server/http/wire-schemas.js';
 describe('Graceful shutdown of a child process', () => {
   let cli: Cli | undefined;
   let dataDir: string;
+  let vendor: ReplayServer | undefined;
   after(async () => {
     if (cli && cli.child.exitCode === null) cli.child.kill('SIGKILL');
+    await vendor?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -30,7 +37,12 @@ describe('Graceful shutdown of a child process', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'avatar-shutdown-'));
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    cli = await startCli({ DATA_DIR: dataDir, PORT: String(port), DEV_BOOTSTRAP: 'true', SHUTDOWN_TIMEOUT_MS: '20000' });
+    // The AI: one sentence, then silence — the reply is mid-stream until the server stops it.
+    vendor = await startReplayServer([
+      { headers: { 'content-type': 'text/event-stream' }, chunks: [chunk('Once upon a time there was a quiet harbour by the sea. '), chunk('And one day')], fault: 'body' },
+    ]);
+    const env = { DATA_DIR: dataDir, PORT: String(port), DEV_BOOTSTRAP: 'true', CUSTOM_AI_PROVIDERS: `slow=${vendor.url}/v1`, SLOW_MODEL: 'story', DEFAULT_AI_PROVIDER: 'slow' };
+    cli = await startCli({ ...env, SHUTDOWN_TIMEOUT_MS: '20000' });
     const key = /API key: (svc_test_[0-9A-Za-z]+)/.exec(cli.output())?.[1];
     assert.ok(key, cli.output());
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -81,9 +93,10 @@ describe('Graceful shutdown of a child process', () => {
     assert.equal(log.at(-1)?.msg, 'stopped');
 
     // Started again on the same data: the reply cut off by the shutdown is kept, as interrupted.
-    cli = await startCli({ DATA_DIR: dataDir, PORT: String(port), DEV_BOOTSTRAP: 'true' });
-    const history = (await (await fetch(`${base}/v1/conversations/${conversation.id}`, { headers })).json()) as { messages: { role: string; status: string }[] };
-    assert.deepEqual(history.messages.filter((m) => m.role === 'assistant').map((m) => m.status), ['interrupted']);
+    cli = await startCli(env);
+    const history = (await (await fetch(`${base}/v1/conversations/${conversation.id}`, { headers })).json()) as { messages: { role: string; status: string; content: string }[] };
+    const replies = history.messages.filter((m) => m.role === 'assistant');
+    assert.deepEqual(replies.map((m) => [m.status, m.content]), [['interrupted', 'Once upon a time there was a quiet harbour by the sea.']]);
     cli.child.kill('SIGTERM');
   });
 });

@@ -30,7 +30,7 @@ describe('Operations: /metrics', () => {
       assert.equal(events.at(-1)?.event, 'done');
       assert.ok(events.some((e) => e.event === 'audio'), 'the reply was spoken');
       await (await t.request(`/v1/conversations/${conversation.id}`)).text();
-      await t.request('/v1/webhooks', { method: 'POST', json: { url: 'http://127.0.0.1:9/hooks', events: ['message.created'] } });
+      assert.equal((await t.request('/v1/webhooks', { method: 'POST', json: { url: 'http://127.0.0.1:9/hooks', events: ['conversation.started'], secret: 'whsec-0123456789abcdef' } })).status, 201);
 
       const scrape = await t.request('/metrics', { auth: null });
       assert.equal(scrape.status, 200);
@@ -47,6 +47,15 @@ describe('Operations: /metrics', () => {
       assert.equal(sample(text, 'open_connections', { transport: 'sse' }), 0);
       assert.equal(sample(text, 'open_connections', { transport: 'websocket' }), 0);
       assert.equal(typeof sample(text, 'webhook_queue_depth'), 'number');
+      // A webhook whose receiver refuses: its first attempt fails and is rescheduled.
+      await (await t.request('/v1/conversations', { method: 'POST', json: { avatar_id: 'luna-001' } })).text();
+      let retrying: number | undefined;
+      for (let i = 0; i < 500 && !retrying; i++) {
+        retrying = sample(await (await t.request('/metrics', { auth: null })).text(), 'webhook_attempts_total', { result: 'retrying' });
+        if (!retrying) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(retrying, 1);
+      assert.equal(sample(await (await t.request('/metrics', { auth: null })).text(), 'webhook_queue_depth'), 1, 'the retry waits in the queue');
       assert.equal(typeof sample(text, 'nodejs_eventloop_lag_p99_seconds'), 'number');
     } finally {
       await t.close();

@@ -233,6 +233,55 @@ describe('Webhook delivery: retries, failing, e-mail', () => {
     assert.equal(receiver.received[0]!.body.id, JSON.parse(claimed[0]!.body).id, 'the same event id');
   });
 
+  it('closing hands back claimed deliveries it has not started and waits for the attempts in flight', async (t) => {
+    const { service, clock, owner } = await setup(t);
+    await service.webhookDispatcher.close(); // this test plays the dispatcher itself
+    const webhook = await service.webhooks.create(owner, { url: 'http://127.0.0.1:9/hooks', events: ['conversation.started'], secret: SECRET });
+    for (let i = 0; i < 4; i++) await service.conversations.create(owner, { avatarId: 'luna-001' });
+    let calls = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { WebhookDispatcher, WebhookOutbox } = await import('../../../core/index.js');
+    // Two attempts per webhook at once: the first answers at once, the others hang until released,
+    // so the claim made after the first one ends takes two deliveries, one of which must wait.
+    const dispatcher = new WebhookDispatcher({
+      store: service.store,
+      clock,
+      outbox: new WebhookOutbox({ clock, ids: service.ids }),
+      sender: {
+        async post() {
+          calls++;
+          if (calls > 1) await held;
+          return { status: 200, error: undefined, durationMs: 1 };
+        },
+        close() {},
+      },
+      mailer: undefined,
+      retrySchedule: SCHEDULE,
+      leaseMs: 60_000,
+      perWebhook: 2,
+    });
+    dispatcher.start();
+    const deliveries = () => service.store.webhookDeliveries.listByWebhook(webhook.id, { limit: 10 });
+    for (let i = 0; i < 500 && calls < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(calls, 3, 'two attempts hang, one delivery waits for a slot');
+    assert.equal((await deliveries()).filter((d) => d.lockedUntil !== null).length, 3, 'three held: two running, one waiting');
+    const closing = dispatcher.close();
+    let handedBack = false;
+    for (let i = 0; i < 500 && !handedBack; i++) {
+      handedBack = (await deliveries()).filter((d) => d.status === 'pending' && d.lockedUntil === null && d.attempts === 0).length === 1;
+      if (!handedBack) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.ok(handedBack, 'the waiting delivery is handed back while the attempts in flight still run');
+    release();
+    await closing;
+    const final = await deliveries();
+    assert.deepEqual(final.map((d) => d.status).sort(), ['pending', 'succeeded', 'succeeded', 'succeeded']);
+    assert.equal(calls, 3, 'nothing new is started once closing');
+    const claims = await service.store.webhookDeliveries.claimDue({ now: clock.now(), lockedUntil: clock.now() + 1_000, limit: 10, perWebhook: 10, skipWebhooks: [] });
+    assert.equal(claims.length, 1, 'another dispatcher can claim the handed-back delivery at once');
+  });
+
   it('a slow receiver does not delay deliveries to others', async (t) => {
     const hung: import('node:http').ServerResponse[] = [];
     let released = false;
