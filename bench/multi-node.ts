@@ -10,12 +10,16 @@
  * - `two_pg_redis`: two nodes on the same PostgreSQL and Redis, each loaded by its own autocannon
  *   with half the connections (a load balancer's even split), req/s summed.
  *
+ * Figures: req/s and p99 (medians of the rounds) and the node processes' CPU per request
+ * (/proc/<pid>/stat; PostgreSQL's and Redis's own CPU is not in it).
+ *
  * Each node replies only to its own half of the conversations (one reply at a time per
  * conversation is a per-process rule). The machine's cores are shared by the nodes, PostgreSQL,
  * Redis and autocannon, so two nodes can only gain where one node leaves a core idle.
  *
  *   npm run build && node dist/bench/multi-node.js [--rounds 3] [--seconds 5] [--connections 20]
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,25 +77,44 @@ async function startNodes(count: number, env: Record<string, string>): Promise<N
   return nodes;
 }
 
+/** CPU time (user + system) the node processes used so far, in ms: /proc/<pid>/stat, 100 ticks a second. */
+function cpuMs(nodes: Node[]): number {
+  return nodes.reduce((sum, node) => {
+    const fields = readFileSync(`/proc/${node.cli.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return sum + (Number(fields[11]) + Number(fields[12])) * 10;
+  }, 0);
+}
+
 /** Where each node's rotation over its conversations is: runs continue it, so a conversation a cut-off run left replying is not asked again at once. */
-const rotation: number[] = [];
+const rotation = new Map<Node, number>();
 
 /** Loads every node at once, each with its share of the connections and of the conversations; req/s summed. */
-async function measure(nodes: Node[], key: string, paths: string[], seconds: number, connections: number): Promise<{ rps: number; p99: number }> {
+async function measure(nodes: Node[], key: string, paths: string[], seconds: number, connections: number): Promise<{ rps: number; p99: number; cpuUs: number }> {
+  const cpuBefore = cpuMs(nodes);
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const results = await Promise.all(
     nodes.map((node, n) => {
       const mine = paths.filter((_, i) => i % nodes.length === n);
+      const next = () => {
+        const at = (rotation.get(node) ?? 0) + 1;
+        rotation.set(node, at);
+        return at % mine.length;
+      };
       return autocannon({
         url: node.url,
         duration: seconds,
         connections: Math.max(1, Math.round(connections / nodes.length)),
-        requests: [{ method: 'POST', headers, body: '{"content":"Tell me something about the weather."}', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: mine[(rotation[n] = (rotation[n] ?? 0) + 1) % mine.length] }) }],
+        requests: [{ method: 'POST', headers, body: '{"content":"Tell me something about the weather."}', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: mine[next()] }) }],
       });
     }),
   );
   for (const result of results) if (result.non2xx || result.errors) throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors`);
-  return { rps: results.reduce((sum, r) => sum + r.requests.average, 0), p99: Math.max(...results.map((r) => r.latency.p99)) };
+  const total = results.reduce((sum, r) => sum + r.requests.total, 0);
+  return {
+    rps: results.reduce((sum, r) => sum + r.requests.average, 0),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    cpuUs: ((cpuMs(nodes) - cpuBefore) * 1000) / total,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -120,22 +143,25 @@ async function main(): Promise<void> {
     };
     const withRedis = { ...base, REDIS_URL: redis.url };
     const { key, paths } = await seed(withRedis);
-    // One set of nodes at a time (each case's processes are stopped before the next starts), so
-    // idle processes of other cases take nothing from the one measured.
+    // Every case's processes run through the whole benchmark (an idle node costs nothing but a
+    // once-a-second webhook poll and a lease heartbeat), warmed up once, so no round measures a
+    // cold JIT; the cases are loaded in turn.
     const setups: [string, number, Record<string, string>][] = [
       ['one_pg', 1, base],
       ['one_pg_redis', 1, withRedis],
       ['two_pg_redis', 2, withRedis],
     ];
-    const samples: Record<string, { rps: number; p99: number }[]> = Object.fromEntries(setups.map(([name]) => [name, []]));
+    const running: Record<string, Node[]> = {};
+    for (const [name, count, env] of setups) {
+      running[name] = await startNodes(count, env);
+      started.push(...running[name]);
+    }
+    for (const [name] of setups) await measure(running[name]!, key, paths, 3, connections); // warm-up
+    const samples: Record<string, { rps: number; p99: number; cpuUs: number }[]> = Object.fromEntries(setups.map(([name]) => [name, []]));
     for (let round = 0; round < rounds; round++) {
-      for (const [name, count, env] of setups) {
-        const nodes = await startNodes(count, env);
-        started.push(...nodes);
-        await measure(nodes, key, paths, 1, connections); // warm-up
-        samples[name]!.push(await measure(nodes, key, paths, seconds, connections));
-        for (const node of nodes) await killCli(node.cli);
-      }
+      // The order turns every round, so no case always follows the same one.
+      const order = setups.map((_, i) => setups[(i + round) % setups.length]!);
+      for (const [name] of order) samples[name]!.push(await measure(running[name]!, key, paths, seconds, connections));
       console.error(`round ${round + 1}: ${Object.entries(samples).map(([name, list]) => `${name} ${list.at(-1)!.rps.toFixed(0)}/s`).join(', ')}`);
     }
     const rps = (name: string) => Math.round(median(samples[name]!.map((s) => s.rps)));
@@ -151,6 +177,8 @@ async function main(): Promise<void> {
           connections,
           rps_median: Object.fromEntries(Object.keys(samples).map((name) => [name, rps(name)])),
           p99_ms_median: Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, median(list.map((s) => s.p99))])),
+          // CPU of the node processes (all of them) per request: steadier than req/s on a shared machine.
+          node_cpu_us_per_request_median: Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, Math.round(median(list.map((s) => s.cpuUs)))])),
           ratios: {
             two_vs_one: Number((rps('two_pg_redis') / rps('one_pg_redis')).toFixed(3)),
             redis_vs_none_one_node: Number((rps('one_pg_redis') / rps('one_pg')).toFixed(3)),

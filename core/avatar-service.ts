@@ -64,6 +64,9 @@ export interface WebhookOptions {
   pollIntervalMs?: number;
 }
 
+/** The bus channel of interrupts for replies another process runs: `<node id>\n<conversation id>`. */
+const INTERRUPT_CHANNEL = 'conversations.interrupt';
+
 /** The bus channel of conversation writes: `<node id>\n<conversation id, or empty for any>`. */
 export const CONVERSATIONS_CHANGED_CHANNEL = 'conversations.changed';
 
@@ -246,6 +249,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     usage,
     outbox,
     moderation: options.moderation,
+    interruptElsewhere: (conversationId) => void bus.publish(INTERRUPT_CHANNEL, `${nodeId}\n${conversationId}`).catch(() => undefined),
     onBackgroundError: (error) => options.onBackgroundError?.('The moderation check failed; the message was checked by the word lists only', error),
   });
   if (telemetry) conversations.onEvent(replyTiming(telemetry));
@@ -278,20 +282,27 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let revocations: Subscription | undefined;
   let remoteChanges: Subscription | undefined;
+  let remoteInterrupts: Subscription | undefined;
   let stopPublishingChanges: (() => void) | undefined;
 
   /**
    * Conversation writes of every process reach every process's `conversationVersions`, so a
    * cached conversation read is never served after another process changed it (beyond the
-   * moment the broadcast takes).
+   * moment the broadcast takes); interrupts reach the process running the reply.
    */
-  async function shareConversationChanges(): Promise<void> {
+  async function listenToOtherProcesses(): Promise<void> {
     remoteChanges = bus.subscribe(CONVERSATIONS_CHANGED_CHANNEL, (message) => {
       const split = message.indexOf('\n');
       if (split < 0 || message.slice(0, split) === nodeId) return;
       conversationVersions.invalidate(message.slice(split + 1) || undefined);
     });
     await remoteChanges.ready;
+    remoteInterrupts = bus.subscribe(INTERRUPT_CHANNEL, (message) => {
+      const split = message.indexOf('\n');
+      if (split < 0 || message.slice(0, split) === nodeId) return;
+      conversations.stopReply(message.slice(split + 1)).catch(() => undefined);
+    });
+    await remoteInterrupts.ready;
     stopPublishingChanges = conversationVersions.onChange((conversationId) => {
       bus.publish(CONVERSATIONS_CHANGED_CHANNEL, `${nodeId}\n${conversationId ?? ''}`).catch(() => undefined);
     });
@@ -325,7 +336,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
       await conversations.recoverInterrupted();
       revocations = accounts.listenForRemoteRevocations();
       await revocations.ready;
-      await shareConversationChanges();
+      await listenToOtherProcesses();
       sweeper = setInterval(() => void conversations.endIdle(idleMs).catch(() => undefined), Math.min(idleMs, 60_000));
       sweeper.unref();
       webhookDispatcher.start();
@@ -339,6 +350,7 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
       // A bus already closed has nothing to stop.
       await revocations?.close().catch(() => undefined);
       await remoteChanges?.close().catch(() => undefined);
+      await remoteInterrupts?.close().catch(() => undefined);
       await webhookDispatcher.close();
       await options.mailer?.close();
       await speech.close();

@@ -120,18 +120,17 @@ export interface ServiceHooks {
   telemetry?: Telemetry;
   /** Where fallbacks and background failures are logged; stderr lines when absent (the CLI's one-shot commands). */
   logger?: Logger;
-  /** Redis from `openScaleOut`, when `REDIS_URL` is set. */
+  /** Redis (`openScaleOut`): the rate limiter, connection leases and message bus of several processes. */
   redis?: RedisScaleOut;
 }
 
 /** The composition root: turns configuration (and the Redis of `openScaleOut`, if any) into a running core. */
 export async function createServiceFromConfig(config: ServerConfig, hooks: ServiceHooks = {}): Promise<AvatarService> {
   const logger = hooks.logger ?? createLogger(config.logLevel, pino.destination(2));
-  const redis = hooks.redis;
   const providers = providerOptionsFor(config);
   const store = await openStore(config);
   return createAvatarService({
-    ...(redis && { rateLimiter: redis.rateLimiter, connectionCounter: redis.connectionCounter, bus: redis.bus }),
+    ...(hooks.redis && { rateLimiter: hooks.redis.rateLimiter, connectionCounter: hooks.redis.connectionCounter, bus: hooks.redis.bus }),
     store,
     blobs: new FsBlobStore(config.blobDir),
     jwtSecret: config.jwtSecret,

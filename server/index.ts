@@ -5,7 +5,7 @@ export { loadConfig, ConfigError, parseDuration } from './config.js';
 export type { ServerConfig, ApiStyle } from './config.js';
 export { createServiceFromConfig, idsFor, mailerFor, moderationOptionsFor, openStore, providerOptionsFor, retentionOptionsFor, webhookOptionsFor } from './create-service.js';
 export { startServer } from './start-server.js';
-export type { RunningServer } from './start-server.js';
+export type { RunningServer, StartOptions } from './start-server.js';
 export { attachHost } from './attach-host.js';
 export type { Host } from './attach-host.js';
 export type { Realtime } from './realtime/realtime.js';

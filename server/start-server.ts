@@ -13,6 +13,7 @@ import { createLogger, prettyDestination } from './observability/logger.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { redisCheck } from './observability/health.js';
+import type { DependencyCheck } from './observability/health.js';
 
 export interface RunningServer {
   url: string;
@@ -20,7 +21,7 @@ export interface RunningServer {
   service: AvatarService;
   bootstrap: BootstrapResult | undefined;
   realtime: Realtime;
-  /** Redis, when `REDIS_URL` is set (its `ping()` tells whether it answers). */
+  /** Redis, when `REDIS_URL` is set (its `ping()` tells whether it answers; `/health` reports it). */
   redis: RedisScaleOut | undefined;
   /** The server's log (on stdout at `LOG_LEVEL`: JSON lines, or text for a terminal, `LOG_FORMAT`). */
   logger: Logger;
@@ -29,8 +30,7 @@ export interface RunningServer {
    * A graceful shutdown: readiness fails and the listening socket closes; open streams and
    * sockets get the `reconnect` hint and are closed; running replies stop (kept as interrupted);
    * requests in progress finish; webhook attempts in flight finish and claimed ones not started
-   * are handed back; the store closes; Redis disconnects. Bound it with a timer
-   * (`SHUTDOWN_TIMEOUT_MS`, as `serve` does).
+   * are handed back; the store closes, then Redis. Bound it with a timer (`SHUTDOWN_TIMEOUT_MS`, as `serve` does).
    */
   close(): Promise<void>;
 }
@@ -38,19 +38,27 @@ export interface RunningServer {
 /** How long clients told to reconnect should wait: enough for a load balancer to see this node leave. */
 const RECONNECT_AFTER_MS = 1_000;
 
+/** What a host adds to `serve`'s server besides configuration. */
+export interface StartOptions {
+  /** Checks `/health` runs besides the database, the blob store and Redis (when configured). */
+  dependencies?: readonly DependencyCheck[];
+  /** The Redis a caller's own `service` was built with (`openScaleOut`); without a `service` it is opened from `REDIS_URL`. */
+  redis?: RedisScaleOut;
+}
+
 /**
  * Starts the HTTP server on the configured address with a service built from the config (and
  * Redis when `REDIS_URL` is set). A caller passing its own `service` passes the Redis it was
- * built with, if any.
+ * built with, if any, in `options.redis`.
  */
-export async function startServer(config: ServerConfig, service?: AvatarService, scaleOut?: RedisScaleOut): Promise<RunningServer> {
-  const redis = service ? scaleOut : await openScaleOut(config);
+export async function startServer(config: ServerConfig, service?: AvatarService, options: StartOptions = {}): Promise<RunningServer> {
   const pretty = (config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
   const logger = createLogger(config.logLevel, pretty ? prettyDestination(process.stdout) : undefined);
   const metrics = new Metrics();
+  const redis = service ? options.redis : await openScaleOut(config);
   try {
     const svc = service ?? (await createServiceFromConfig(config, { telemetry: metrics, logger: logger.child({ component: 'core' }), ...(redis && { redis }) }));
-    return await serve(config, svc, redis, logger, metrics);
+    return await serve(config, svc, redis, logger, metrics, options.dependencies ?? []);
   } catch (error) {
     // Open connections (Redis, a database pool) would keep a failed process alive.
     await redis?.close().catch(() => undefined);
@@ -58,7 +66,14 @@ export async function startServer(config: ServerConfig, service?: AvatarService,
   }
 }
 
-async function serve(config: ServerConfig, svc: AvatarService, redis: RedisScaleOut | undefined, logger: Logger, metrics: Metrics): Promise<RunningServer> {
+async function serve(
+  config: ServerConfig,
+  svc: AvatarService,
+  redis: RedisScaleOut | undefined,
+  logger: Logger,
+  metrics: Metrics,
+  dependencies: readonly DependencyCheck[],
+): Promise<RunningServer> {
   await svc.start();
   const bootstrap = config.devBootstrap ? await devBootstrap(svc) : undefined;
   const server = createServer();
@@ -68,7 +83,8 @@ async function serve(config: ServerConfig, svc: AvatarService, redis: RedisScale
     logger,
     accessLog: config.accessLog,
     metrics,
-    ...(redis && { socketIoAdapter: await socketIoRedisAdapter(redis), dependencies: [redisCheck(redis)] }),
+    dependencies: [...(redis ? [redisCheck(redis)] : []), ...dependencies],
+    ...(redis && { socketIoAdapter: await socketIoRedisAdapter(redis) }),
   });
   await hosted.realtime.ready;
   await new Promise<void>((resolve, reject) => {

@@ -39,6 +39,12 @@ export interface ConversationServiceDeps {
   moderation?: ModerationCheck | undefined;
   /** Failures that cost no request its answer (a moderation vendor down: the message passes). */
   onBackgroundError?: ((error: unknown) => void) | undefined;
+  /**
+   * Asks the other processes of the deployment to stop their running reply of a conversation
+   * (an `interrupt`, or a barge-in message, arriving at a process that does not run the reply);
+   * they call {@link ConversationService.stopReply}.
+   */
+  interruptElsewhere?: ((conversationId: string) => void) | undefined;
 }
 
 export interface CreateConversationInput {
@@ -264,10 +270,20 @@ export class ConversationService {
     return this.#running.has(conversationId);
   }
 
-  /** Stops a running reply (barge-in); resolves once its partial reply is stored. */
+  /**
+   * Stops a running reply (barge-in); resolves once its partial reply is stored when this process
+   * runs it. A reply running in another process is asked to stop (`interruptElsewhere`) and stops
+   * there a moment later.
+   */
   async interrupt(owner: Owner, id: string): Promise<void> {
     await this.get(owner, id);
-    await this.#stop(id);
+    if (this.#running.has(id)) await this.#stop(id);
+    else this.#deps.interruptElsewhere?.(id);
+  }
+
+  /** Stops this process's running reply of a conversation, if any: for requests from other processes (the owner was checked there). */
+  stopReply(id: string): Promise<void> {
+    return this.#stop(id);
   }
 
   /** Observes every conversation's reply events and endings, e.g. to relay a reply started over REST to realtime clients. */
@@ -286,6 +302,7 @@ export class ConversationService {
     if (conversation.status === 'ended') {
       throw new ServiceError('conversation_ended', `Conversation ${id} has ended; start a new one to keep talking`);
     }
+    if (!this.#running.has(id) && options.whenBusy === 'interrupt') this.#deps.interruptElsewhere?.(id);
     if (this.#running.has(id)) {
       if (options.whenBusy !== 'interrupt') {
         throw new ServiceError('conversation_busy', `Conversation ${id} is already replying; wait for it or interrupt it`, {

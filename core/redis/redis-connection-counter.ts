@@ -17,12 +17,14 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`;
 
 /**
- * Pushes the expiry of this process's leases ARGV[2..] to ARGV[1] ms from now. A lease that had
- * already expired (this process stalled) is counted again: the connection is in fact still open.
+ * Pushes the expiry of this process's leases ARGV[2..] to ARGV[1] ms from now — only of leases
+ * still there (XX): a refresh racing a release (a script resent after NOSCRIPT lands after the
+ * ZREM) never brings a released lease back. A lease that expired because this process stalled
+ * longer than the lease time is not counted again until its connection closes.
  */
 const REFRESH = `${NOW}
 local expiry = now + tonumber(ARGV[1])
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], expiry, ARGV[i]) end
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', expiry, ARGV[i]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 0`;
 

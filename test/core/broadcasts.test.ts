@@ -1,6 +1,7 @@
 // Two services over one database (two processes of a deployment) sharing a message bus: a key
 // revoked through one is heard by the other's revocation listeners and dropped from its principal
-// cache; a conversation written through one is new to the other's read caches.
+// cache; a conversation written through one is new to the other's read caches; an interrupt
+// sent to one stops the reply the other runs.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,10 +9,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TestContext } from 'node:test';
 import type { ApiKeyRecord, AvatarService, MessageBus } from '../../core/index.js';
-import { FsBlobStore, LocalMessageBus, createAvatarService, createLocalProvider, createSqliteStore, openRedis } from '../../core/index.js';
+import { FsBlobStore, LocalMessageBus, createAvatarService, createSqliteStore, openRedis } from '../../core/index.js';
 import { startRedis } from '../support/redis-engine.js';
 import type { RedisEngine } from '../support/redis-engine.js';
 import { until } from '../support/processes.js';
+import { scriptedProvider } from '../support/scripted-provider.js';
 
 let engine: RedisEngine;
 before(async () => {
@@ -29,7 +31,7 @@ async function twoNodes(t: TestContext, buses: [MessageBus, MessageBus]): Promis
         store: await createSqliteStore({ filename: join(dir, 'avatar.db') }),
         blobs: new FsBlobStore(join(dir, 'audio')),
         jwtSecret: 'core-unit-tests-secret-0123456789abcdef',
-        aiProviders: [createLocalProvider()],
+        aiProviders: [scriptedProvider({ reply: Array.from({ length: 200 }, (_, i) => `Point ${i} is here.`).join(' '), delayMs: 10 })],
         speechProviders: [],
         bus,
       }),
@@ -90,6 +92,24 @@ for (const [name, buses] of [
       await a.conversations.end(owner, conversation.id);
       await until(() => b.conversationVersions.of(conversation.id) !== before, 'node b to see the change');
       assert.equal(b.conversationVersions.of('conv_other'), other, 'other conversations keep their version');
+    });
+
+    it('an interrupt sent to one process stops the reply another process runs', async (t) => {
+      const [a, b] = await twoNodes(t, await buses(t));
+      const account = await a.accounts.createAccount({ email: 'z@example.com', password: 'password-123' });
+      const owner = { accountId: account.id, mode: 'test' as const };
+      const conversation = await a.conversations.create(owner, { avatarId: 'luna-001', ttsProvider: 'browser' });
+      const started = await a.conversations.startReply(owner, conversation.id, 'talk for a while');
+      const events: string[] = [];
+      const finished = (async () => {
+        for await (const event of started.events) events.push(event.type === 'done' ? `done:${event.message.status}` : event.type);
+      })();
+      await until(() => events.includes('text-delta'), 'the reply to begin');
+      assert.equal(b.conversations.isReplying(conversation.id), false, 'node b runs no reply of it');
+      await b.conversations.interrupt(owner, conversation.id);
+      await finished;
+      assert.deepEqual(events.filter((e) => e.startsWith('done')), ['done:interrupted']);
+      assert.equal(a.conversations.isReplying(conversation.id), false);
     });
   });
 }

@@ -265,7 +265,10 @@ describe('two nodes sharing PostgreSQL and Redis', () => {
     await killCli(a.cli);
     assert.ok(!onB.events.some((e) => e.type === 'done'), 'the reply was still running when node A died');
 
-    // Node B goes on serving: REST, a reply of its own, the socket it holds.
+    // Node B goes on serving: ready (its database and Redis answer), REST, a reply of its own, the socket it holds.
+    const ready = await fetch(`${b.url}/health/ready`);
+    assert.equal(ready.status, 200);
+    assert.equal(((await ready.json()) as { checks: { redis?: { status: string } } }).checks.redis?.status, 'ok');
     assert.equal((await request(b, `/v1/conversations/${id}`)).status, 200);
     const other = await conversation(b);
     const res = await request(b, `/v1/conversations/${other}/messages`, { method: 'POST', json: { content: 'still there?' } });

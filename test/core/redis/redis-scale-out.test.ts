@@ -89,6 +89,18 @@ describe('RedisConnectionCounter', () => {
     assert.equal(await a!.connectionCounter.count('other'), 0);
   });
 
+  it('a heartbeat never brings back a lease that is gone (released, or expired while its process stalled)', async (t) => {
+    const [node] = await deployment(t, 1);
+    assert.ok(await node!.connectionCounter.acquire('conn:acct', 5));
+    const probe = new Redis(engine.url);
+    t.after(() => probe.quit());
+    const key = `test${prefixes}:conn:conn:acct`;
+    const [member] = await probe.zrange(key, 0, -1);
+    await probe.zrem(key, member!); // as if it had expired
+    await node!.connectionCounter.heartbeat();
+    assert.equal(await node!.connectionCounter.count('conn:acct'), 0);
+  });
+
   it('grants exactly `max` of many simultaneous requests', async (t) => {
     const nodes = await deployment(t, 3);
     const leases = await Promise.all(Array.from({ length: 30 }, (_, i) => nodes[i % 3]!.connectionCounter.acquire('conn:race', 4)));
