@@ -158,6 +158,6 @@ function copyDocsRenderer() {
 export default [
   widgetBuildOptions('widget/index.ts', 'dist/widget/avatar-chat.js', [reportSize(), copyDocsRenderer()]),
   // The account dashboard at /dashboard (server/routes/dashboard-routes.ts): its own entry; the
-  // <avatar-chat> element (with three.js) becomes a chunk it imports only in the areas showing it.
+  // areas showing an <avatar-chat> import the widget bundle above from /widget/ when first shown.
   widgetBuildOptions('widget/dashboard/index.ts', 'dist/widget/dashboard.js', [reportSize('dashboard', false)]),
 ];

@@ -25,7 +25,7 @@ export class MissingOptionalPackageError extends ConfigurationError {
  * The package resolves from avatar-service's own location, as a static import would.
  *
  * @example
- * const { Pool } = await importOptional<typeof import('pg')>('pg', 'DATABASE_URL');
+ * const { Pool } = await importOptional<PgModule>('pg', 'DATABASE_URL');
  */
 export async function importOptional<Module = unknown>(packageName: string, purpose: string): Promise<Module> {
   try {

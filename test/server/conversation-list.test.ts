@@ -152,7 +152,7 @@ describe('GET /v1/conversations', () => {
     assert.ok(op, 'GET /v1/conversations documented');
     assert.deepEqual(
       op.parameters?.map((p) => p.name).sort(),
-      ['avatar', 'created_after', 'created_before', 'escalated', 'limit', 'mode', 'starting_after', 'status'],
+      ['avatar_id', 'created_after', 'created_before', 'escalated', 'limit', 'mode', 'starting_after', 'status'],
     );
   });
 });

@@ -1,8 +1,13 @@
 import type { DashboardApi } from './api.js';
 
-/** Loads the `<avatar-chat>` element (with three.js) the first time an area shows one. */
+/**
+ * Loads the `<avatar-chat>` element (with three.js) the first time an area shows one: the very
+ * bundle the server serves to websites at `/widget/avatar-chat.js`, not a second copy of it in the
+ * dashboard's own files (the URL is computed, so rollup leaves it out of the dashboard's build).
+ */
 export function loadWidget(): Promise<unknown> {
-  return import('../index.js');
+  const widget = new URL('../widget/avatar-chat.js', import.meta.url).href;
+  return import(/* the server's widget bundle */ widget);
 }
 
 export interface WidgetSession {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AvatarServiceOptions, BlobStore, Store } from '../../../core/index.js';
-import { ConfigurationError, createAvatarService, createLocalProvider, createLocalSpeechProvider } from '../../../core/index.js';
+import { ConfigurationError, createAvatarService, createLocalProvider, createLocalSpeechProvider, createSqliteStore } from '../../../core/index.js';
 import { ConfigError, loadConfig } from '../../../server/config.js';
 
 /** Options that would build a service; the store and blobs are never touched when the check fails. */
@@ -57,8 +57,10 @@ describe('createAvatarService checks its options at construction', () => {
     assert.equal(refusal({ aiProviders: [createLocalProvider(), createLocalProvider()] }).message, "aiProviders: 'local' is registered twice");
   });
 
-  it('builds the service when the options follow the rules', () => {
-    const service = createAvatarService(options({ defaultAiProvider: 'local', defaultTtsProvider: 'browser', ttsFallback: ['local'] }));
+  it('builds the service when the options follow the rules', async () => {
+    const store = await createSqliteStore({ filename: ':memory:' });
+    const service = createAvatarService(options({ store, defaultAiProvider: 'local', defaultTtsProvider: 'browser', ttsFallback: ['local'] }));
     assert.ok(service.conversations);
+    await store.close();
   });
 });
