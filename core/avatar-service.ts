@@ -48,6 +48,13 @@ import { replyTiming } from './telemetry/reply-timing.js';
 import { RetentionSweeper } from './retention/retention-sweeper.js';
 import type { RetentionOptions } from './retention/retention-sweeper.js';
 
+/**
+ * With several processes on one database, a reply still `streaming` after this long has no process
+ * writing it (its process crashed): far longer than a reply runs (its AI stream and speech are
+ * bounded by their vendors' timeouts), far shorter than anyone waits for one.
+ */
+const STRANDED_REPLY_MS = 10 * 60_000;
+
 /** Webhook delivery settings (docs/webhooks.md). */
 export interface WebhookOptions {
   /** Allow `http://` and private, loopback or link-local receivers: development only. Default false. */
@@ -333,11 +340,17 @@ export function createAvatarService(options: AvatarServiceOptions): AvatarServic
     ids,
     async start() {
       await store.migrate();
-      await conversations.recoverInterrupted();
+      // One process: every `streaming` reply was cut off by its crash. Several (a shared bus): only
+      // those older than any reply runs; the sweeper below finds the ones a crashed node leaves later.
+      const recovery = options.bus ? { olderThanMs: STRANDED_REPLY_MS } : {};
+      await conversations.recoverInterrupted(recovery);
       revocations = accounts.listenForRemoteRevocations();
       await revocations.ready;
       await listenToOtherProcesses();
-      sweeper = setInterval(() => void conversations.endIdle(idleMs).catch(() => undefined), Math.min(idleMs, 60_000));
+      sweeper = setInterval(() => {
+        void conversations.endIdle(idleMs).catch(() => undefined);
+        if (options.bus) void conversations.recoverInterrupted(recovery).catch(() => undefined);
+      }, Math.min(idleMs, 60_000));
       sweeper.unref();
       webhookDispatcher.start();
       retention.start();

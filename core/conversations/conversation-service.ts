@@ -206,12 +206,20 @@ export class ConversationService {
    * After a crash: replies left `streaming` are kept as `interrupted` with the text saved so far
    * (empty ones are removed), and their sentence clips deleted — the joined reply MP3 was never
    * made, so no `audio_url` points at them. Call once at start, before serving.
+   *
+   * Several processes on one database (a message bus shared through Redis): another process may be
+   * writing a `streaming` reply right now, so pass `olderThanMs` to take only replies older than
+   * any reply runs, and call it again from time to time to find those a crashed process left.
    */
-  async recoverInterrupted(): Promise<number> {
-    const { store, blobs, outbox } = this.#deps;
+  async recoverInterrupted(options: { olderThanMs?: number } = {}): Promise<number> {
+    const { store, blobs, outbox, clock } = this.#deps;
+    const batch = 100;
     let recovered = 0;
     for (;;) {
-      const stranded = await store.messages.listByStatus('streaming', 100);
+      const streaming = await store.messages.listByStatus('streaming', batch);
+      // With an age, a reply another process may still be writing is left to it; this process's own never count.
+      const cutoff = options.olderThanMs === undefined ? Infinity : clock.now() - options.olderThanMs;
+      const stranded = streaming.filter((m) => m.createdAt <= cutoff && !this.#running.has(m.conversationId));
       if (stranded.length === 0) return recovered;
       for (const message of stranded) {
         if (message.audioBase) await deleteReplyAudio(blobs, message.audioBase);
@@ -235,6 +243,7 @@ export class ConversationService {
         }
         recovered++;
       }
+      if (streaming.length < batch) return recovered;
     }
   }
 

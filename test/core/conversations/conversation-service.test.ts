@@ -579,6 +579,50 @@ describe('ConversationService: lifecycle', () => {
     await conversations.sendMessage(owner, conversation.id, 'after the crash');
   });
 
+  it('recoverInterrupted({olderThanMs}) leaves young replies to the process that may be writing them, and never takes its own', async (t) => {
+    const { conversations, owner, store, service, clock, held } = await setup(t);
+    const conversation = await conversations.create(owner, { avatarId: 'luna-001' });
+    const streaming = (content: string): MessageRecord => ({
+      id: service.ids.next('msg'),
+      conversationId: conversation.id,
+      role: 'assistant',
+      content,
+      status: 'streaming',
+      audioKey: null,
+      audioBase: null,
+      audioError: null,
+      aiTokens: 0,
+      ttsCharacters: 0,
+      createdAt: clock.now(),
+      safety: [],
+    });
+    const old = streaming('Left by a crashed node');
+    await store.messages.create(old);
+    clock.advance(10 * MINUTE);
+    const young = streaming('Being written by another node');
+    await store.messages.create(young);
+    clock.advance(1);
+
+    assert.equal(await conversations.recoverInterrupted({ olderThanMs: 10 * MINUTE }), 1);
+    const statusOf = async (id: string) => (await store.messages.listByConversation(conversation.id)).find((m) => m.id === id)?.status;
+    assert.deepEqual([await statusOf(old.id), await statusOf(young.id)], ['interrupted', 'streaming']);
+    clock.advance(10 * MINUTE);
+    assert.equal(await conversations.recoverInterrupted({ olderThanMs: 10 * MINUTE }), 1, 'found once it is older than any reply runs');
+    assert.equal(await statusOf(young.id), 'interrupted');
+
+    // A reply this process is running is never taken, however old.
+    const { reached, release } = held.hold(1);
+    const { events } = await conversations.startReply(owner, conversation.id, 'hi');
+    await reached;
+    clock.advance(60 * MINUTE);
+    const running = (await store.messages.listByConversation(conversation.id)).filter((m) => m.status === 'streaming');
+    assert.equal(running.length, 1, 'the running reply is stored as streaming');
+    assert.equal(await conversations.recoverInterrupted({ olderThanMs: 10 * MINUTE }), 0);
+    release();
+    await collect(events);
+    assert.equal(await statusOf(running[0]!.id), 'complete');
+  });
+
   it('a restart recovers rows a crash left streaming before serving', async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'avatar-restart-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
