@@ -5,6 +5,7 @@ import type { Store } from '../../ports/store.js';
 import { ServiceError } from '../../errors.js';
 import type { Database } from '../kysely/database.js';
 import { KyselyStore } from '../kysely/kysely-store.js';
+import { FailureMonitor } from '../failure-monitor.js';
 
 export interface PostgresStoreSettings {
   /** `postgres://user:password@host:port/database` (libpq-style query options such as `sslmode` pass through). */
@@ -58,28 +59,6 @@ export async function createPostgresStore(settings: PostgresStoreSettings): Prom
 }
 
 const RETRY_AFTER_S = 5;
-/** How long after a failure `/health` reports the storage unavailable (unless a write succeeds). */
-const FAILURE_MEMORY_MS = 30_000;
-
-class FailureMonitor {
-  #failedAt = 0;
-  #reason = '';
-  #succeededAt = 0;
-
-  failed(reason: string): void {
-    this.#failedAt = Date.now();
-    this.#reason = reason;
-  }
-
-  succeeded(): void {
-    this.#succeededAt = Date.now();
-  }
-
-  problem(): string | undefined {
-    const recent = Date.now() - this.#failedAt < FAILURE_MEMORY_MS && this.#failedAt > this.#succeededAt;
-    return recent ? this.#reason : undefined;
-  }
-}
 
 /**
  * Failures that mean the database cannot serve right now, not that the request was wrong: the

@@ -7,6 +7,7 @@ import { ServiceError } from '../../errors.js';
 import type { Database } from '../kysely/database.js';
 import { KyselyStore } from '../kysely/kysely-store.js';
 import { SqliteStore } from './sqlite-fast-reads.js';
+import { FailureMonitor } from '../failure-monitor.js';
 
 export interface SqliteStoreSettings {
   /** Path of the database file, or `:memory:`. */
@@ -35,7 +36,7 @@ export async function createSqliteStore(settings: SqliteStoreSettings): Promise<
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   if (settings.maxPageCount !== undefined) database.pragma(`max_page_count = ${Math.floor(settings.maxPageCount)}`);
-  const monitor = new WriteMonitor();
+  const monitor = new FailureMonitor();
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, monitor) }) });
   const generic = new KyselyStore(db, { problem: () => monitor.problem() });
   if (settings.fastReads === false) return generic;
@@ -51,32 +52,9 @@ const STATEMENT_CACHE_SIZE = 256;
  */
 const UNAVAILABLE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|BUSY|LOCKED|NOMEM|PROTOCOL)/;
 const RETRY_AFTER_S = 30;
-/** How long after a failed write `/health` reports the storage unavailable (unless a write succeeds). */
-const FAILURE_MEMORY_MS = 30_000;
 
-/** What the engine knows of its own health: the last write that failed for lack of storage. */
-class WriteMonitor {
-  #failedAt = 0;
-  #reason = '';
-  #succeededAt = 0;
 
-  failed(reason: string): void {
-    this.#failedAt = Date.now();
-    this.#reason = reason;
-  }
-
-  succeeded(): void {
-    this.#succeededAt = Date.now();
-  }
-
-  /** The reason writes are failing, or undefined when they are not (as far as anyone has tried lately). */
-  problem(): string | undefined {
-    const recent = Date.now() - this.#failedAt < FAILURE_MEMORY_MS && this.#failedAt > this.#succeededAt;
-    return recent ? this.#reason : undefined;
-  }
-}
-
-function unavailable(error: unknown, monitor: WriteMonitor): unknown {
+function unavailable(error: unknown, monitor: FailureMonitor): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !UNAVAILABLE.test(code)) return error;
   const reason = code.startsWith('SQLITE_FULL') ? 'the disk is full' : `the database cannot be written (${code})`;
@@ -92,7 +70,7 @@ function unavailable(error: unknown, monitor: WriteMonitor): unknown {
  * writes fare. A `rollback` after SQLite already rolled back by itself (it does on a full disk)
  * is not an error: the original failure is the one the caller hears of.
  */
-function withStatementCache(database: SqliteDatabase & { prepare(sql: string): SqliteStatement; readonly inTransaction: boolean }, monitor: WriteMonitor): SqliteDatabase {
+function withStatementCache(database: SqliteDatabase & { prepare(sql: string): SqliteStatement; readonly inTransaction: boolean }, monitor: FailureMonitor): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   const guarded = (sql: string, statement: SqliteStatement): SqliteStatement => ({
     get reader() {

@@ -540,21 +540,7 @@ describe('ConversationService: lifecycle', () => {
     const { conversations, owner, store, service, clock } = await setup(t);
     const conversation = await conversations.create(owner, { avatarId: 'luna-001', ttsProvider: 'fake' });
     const done = await conversations.sendMessage(owner, conversation.id, 'before the crash');
-    const row = (patch: Partial<MessageRecord>): MessageRecord => ({
-      id: service.ids.next('msg'),
-      conversationId: conversation.id,
-      role: 'assistant',
-      content: '',
-      status: 'streaming',
-      audioKey: null,
-      audioBase: null,
-      audioError: null,
-      aiTokens: 0,
-      ttsCharacters: 0,
-      createdAt: clock.now(),
-      safety: [],
-      ...patch,
-    });
+    const row = (patch: Partial<MessageRecord>) => streamingReply(service, conversation.id, patch);
     const spokenBase = service.ids.next('aud');
     const halfSpoken = row({ content: 'Half a sentence. And', audioBase: spokenBase });
     const halfText = row({ content: 'Only text so far' });
@@ -582,20 +568,7 @@ describe('ConversationService: lifecycle', () => {
   it('recoverInterrupted({olderThanMs}) leaves young replies to the process that may be writing them, and never takes its own', async (t) => {
     const { conversations, owner, store, service, clock, held } = await setup(t);
     const conversation = await conversations.create(owner, { avatarId: 'luna-001' });
-    const streaming = (content: string): MessageRecord => ({
-      id: service.ids.next('msg'),
-      conversationId: conversation.id,
-      role: 'assistant',
-      content,
-      status: 'streaming',
-      audioKey: null,
-      audioBase: null,
-      audioError: null,
-      aiTokens: 0,
-      ttsCharacters: 0,
-      createdAt: clock.now(),
-      safety: [],
-    });
+    const streaming = (content: string) => streamingReply(service, conversation.id, { content });
     const old = streaming('Left by a crashed node');
     await store.messages.create(old);
     clock.advance(10 * MINUTE);
@@ -697,3 +670,22 @@ describe('ConversationService: lifecycle', () => {
     assert.deepEqual(summary(await store.messages.listByConversation(conversation.id)).at(-1), ['assistant', 'interrupted', 'Hello there.']);
   });
 });
+
+/** A reply row as a process writing it leaves it (`streaming`), as of the service's clock. */
+function streamingReply(service: { ids: { next(prefix: string): string }; clock: { now(): number } }, conversationId: string, patch: Partial<MessageRecord>): MessageRecord {
+  return {
+    id: service.ids.next('msg'),
+    conversationId,
+    role: 'assistant',
+    content: '',
+    status: 'streaming',
+    audioKey: null,
+    audioBase: null,
+    audioError: null,
+    aiTokens: 0,
+    ttsCharacters: 0,
+    createdAt: service.clock.now(),
+    safety: [],
+    ...patch,
+  };
+}
