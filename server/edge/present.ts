@@ -66,14 +66,14 @@ export function presentConversationCreated(conversation: ConversationRecord) {
     status: conversation.status,
     created_at: isoTime(conversation.createdAt),
     persona_id: conversation.personaId,
-    config: {
-      ai_provider: conversation.aiProvider,
-      ai_model: conversation.aiModel,
-      tts_provider: conversation.ttsProvider,
-      voice_id: conversation.voiceId,
-    },
+    config: presentConfig(conversation),
     safety: presentSafety(conversation.safety),
   };
+}
+
+/** The engines and voice a conversation runs on. */
+function presentConfig(conversation: ConversationRecord) {
+  return { ai_provider: conversation.aiProvider, ai_model: conversation.aiModel, tts_provider: conversation.ttsProvider, voice_id: conversation.voiceId };
 }
 
 /** Safety settings in the wire shape clients send them in (docs/safety.md). */
@@ -98,12 +98,7 @@ export function presentConversation(conversation: ConversationRecord, messages?:
     status: conversation.status,
     created_at: isoTime(conversation.createdAt),
     persona_id: conversation.personaId,
-    config: {
-      ai_provider: conversation.aiProvider,
-      ai_model: conversation.aiModel,
-      tts_provider: conversation.ttsProvider,
-      voice_id: conversation.voiceId,
-    },
+    config: presentConfig(conversation),
     safety: presentSafety(conversation.safety),
     updated_at: isoTime(conversation.updatedAt),
     ended_at: timeOrNull(conversation.endedAt),

@@ -4,18 +4,25 @@ import { state } from 'lit/decorators.js';
 import { formatTime } from './api.js';
 import type { Delivery, Webhook } from './api.js';
 import { Area, copyText } from './area.js';
+import type { WebhookEventType } from '../../core/webhooks/webhook-events.js';
 
-/** The event types a webhook can receive (core/webhooks/webhook-events.ts). */
-const EVENTS = [
-  'conversation.started',
-  'conversation.ended',
-  'conversation.escalated',
-  'message.created',
-  'message.failed',
-  'avatar.updated',
-  'avatar.deleted',
-  'safety.escalation',
-] as const;
+/**
+ * Every event type a webhook can receive, as the core defines them: the type checker refuses this
+ * object when the core gains a type it lacks or loses one it names.
+ */
+const EVERY_EVENT: Record<WebhookEventType, true> = {
+  'conversation.started': true,
+  'conversation.ended': true,
+  'conversation.escalated': true,
+  'message.created': true,
+  'message.failed': true,
+  'avatar.updated': true,
+  'avatar.deleted': true,
+  'safety.escalation': true,
+  'safety.topic_blocked': true,
+  'safety.filter_triggered': true,
+};
+const EVENTS = Object.keys(EVERY_EVENT) as WebhookEventType[];
 
 /** A signing secret made in the browser: 32 random bytes, hex. */
 function newSecret(): string {

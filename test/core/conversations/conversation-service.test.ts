@@ -17,6 +17,7 @@ import type {
 } from '../../../core/index.js';
 import { FsBlobStore, ManualClock, ValidationError, createAvatarService, createIdGenerator, createSqliteStore } from '../../../core/index.js';
 import { startCoreService } from '../../support/core-service.js';
+import { streamingReply } from '../../support/message-rows.js';
 import { scriptedProvider } from '../../support/scripted-provider.js';
 
 const START = Date.UTC(2026, 4, 5, 10, 0, 0);
@@ -671,21 +672,3 @@ describe('ConversationService: lifecycle', () => {
   });
 });
 
-/** A reply row as a process writing it leaves it (`streaming`), as of the service's clock. */
-function streamingReply(service: { ids: { next(prefix: string): string }; clock: { now(): number } }, conversationId: string, patch: Partial<MessageRecord>): MessageRecord {
-  return {
-    id: service.ids.next('msg'),
-    conversationId,
-    role: 'assistant',
-    content: '',
-    status: 'streaming',
-    audioKey: null,
-    audioBase: null,
-    audioError: null,
-    aiTokens: 0,
-    ttsCharacters: 0,
-    createdAt: service.clock.now(),
-    safety: [],
-    ...patch,
-  };
-}

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { MessageRecord } from '../../../core/index.js';
 import { ConversationVersions } from '../../../core/index.js';
 import { startCoreService } from '../../support/core-service.js';
+import { streamingReply } from '../../support/message-rows.js';
 
 const START = Date.UTC(2026, 0, 1);
 
@@ -35,20 +35,7 @@ it('every write to a conversation or its messages through the service store chan
     await write();
     assert.notEqual(versions.of(id), before, `${what} changes the version`);
   };
-  const message: MessageRecord = {
-    id: 'msg_versions1',
-    conversationId: id,
-    role: 'assistant',
-    content: '',
-    status: 'streaming',
-    audioKey: null,
-    audioBase: null,
-    audioError: null,
-    aiTokens: 0,
-    ttsCharacters: 0,
-    createdAt: clock.now(),
-    safety: [],
-  };
+  const message = streamingReply(service, id, { id: 'msg_versions1' });
   await changes('sending a message', () => service.conversations.sendMessage(owner, id, 'Hello'));
   await changes('messages.create', () => store.messages.create(message));
   await changes('messages.update', () => store.messages.update(message.id, { content: 'so far' }));
