@@ -91,8 +91,7 @@ async function snapshotOf(port: number, path: string, headers: Record<string, st
 /** The app; `cached`: with its read caches (principal cache, conversation bodies) on, as by default; else off (READ_CACHES=false). */
 async function serveApp(cached: boolean): Promise<AppReady> {
   const { createAvatarService, FsBlobStore, createLocalProvider, createSqliteStore } = await import('../core/index.js');
-  const { createApp, createLogger, loadConfig } = await import('../server/index.js');
-  const { pino } = await import('pino');
+  const { createApp, createLogger, jsonDestination, loadConfig } = await import('../server/index.js');
   const dataDir = await mkdtemp(join(tmpdir(), 'avatar-bench-'));
   process.once('disconnect', () => void rm(dataDir, { recursive: true, force: true }).then(() => process.exit(0)));
   const config = loadConfig({ DATA_DIR: dataDir, DEV_BOOTSTRAP: 'false', READ_CACHES: String(cached) });
@@ -121,8 +120,8 @@ async function serveApp(cached: boolean): Promise<AppReady> {
   const path = await conversationWith(SHORT_TURNS);
   const longPath = await conversationWith(LONG_TURNS);
   // As served: metrics on (the app's own registry) and a request line per request, at info, written
-  // to /dev/null; BENCH_REQUEST_LOG=off leaves the log out (metrics alone).
-  const logger = process.env.BENCH_REQUEST_LOG === 'off' ? undefined : createLogger('info', pino.destination({ dest: '/dev/null', sync: true }));
+  // as the server writes its log, to /dev/null; BENCH_REQUEST_LOG=off leaves the log out (metrics alone).
+  const logger = process.env.BENCH_REQUEST_LOG === 'off' ? undefined : createLogger('info', jsonDestination('/dev/null'));
   const ready = await listen(createApp({ service, config, ...(logger && { logger }) }).callback(), path, { authorization: `Bearer ${key}` });
   return { ...ready, longPath, filename, publicUrl: config.publicUrl };
 }
@@ -257,6 +256,8 @@ async function main(): Promise<void> {
     }
     const cpu = (name: string) => median(samples[name]!.map((s) => s.cpu));
     const rps = (name: string) => median(samples[name]!.map((s) => s.rps));
+    const perRound = (numerator: string, denominator: string) =>
+      ratio(median(samples[numerator]!.map((sample, round) => sample.cpu / samples[denominator]![round]!.cpu)));
     const messages = (body: string) => (JSON.parse(body) as { messages: unknown[] }).messages.length;
     const result = {
       benchmark: 'authenticated GET /v1/conversations/:id: app (read caches off, and on) vs hand-written reference, Koa + router floor and bare Koa',
@@ -284,6 +285,14 @@ async function main(): Promise<void> {
       per_extra_message_us: {
         app: round1((cpu('app_200') - cpu('app')) / (messages(long.body) - messages(short.body))),
         reference: round1((cpu('reference_200') - cpu('reference')) / (messages(long.body) - messages(short.body))),
+      },
+      // The same ratios taken in each round (its targets measured back to back), then the median:
+      // a slow phase of the machine weighs on both sides of a round's ratio alike.
+      cpu_ratios_median_of_rounds: {
+        app_vs_reference: perRound('reference', 'app'),
+        app_cached_vs_bare_koa: perRound('koa', 'app_cached'),
+        app_cached_200_vs_app_cached_6: perRound('app_cached_200', 'app_cached'),
+        floor_vs_bare_koa: perRound('koa', 'floor'),
       },
       rps_ratios: {
         app_vs_reference: ratio(rps('app') / rps('reference')),

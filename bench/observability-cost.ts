@@ -9,8 +9,7 @@
  *   npm run build && node dist/bench/observability-cost.js [--requests 200000] [--rounds 5]
  */
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
-import { createLogger, Metrics } from '../server/index.js';
+import { createLogger, jsonDestination, Metrics } from '../server/index.js';
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '5' } } });
 const requests = Number(values.requests);
@@ -18,7 +17,7 @@ const rounds = Number(values.rounds);
 
 const ROUTES = ['/v1/conversations/:id', '/v1/conversations/:id/messages', '/v1/avatars', '/v1/health'];
 const metrics = new Metrics();
-const logger = createLogger('info', pino.destination({ dest: '/dev/null', sync: true }));
+const logger = createLogger('info', jsonDestination('/dev/null'));
 
 /** The observer's work for request `i` (request-observer.ts, minus Koa's event listener). */
 function observe(i: number, log: boolean): void {

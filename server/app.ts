@@ -7,6 +7,7 @@ import { compression } from './http/compression.js';
 import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { mountRoutes } from './http/mount-routes.js';
+import { hotReads } from './http/hot-reads.js';
 import { securityHeaders } from './http/security-headers.js';
 import { defineRoute } from './http/route.js';
 import type { Route } from './http/route.js';
@@ -155,16 +156,15 @@ export function createApp({
     logger.error(errorFields(error), 'unhandled server error');
   });
   app.use(observeRequests({ metrics, logger: accessLog ? logger : undefined }));
+  const lane = hotReads(mounted(), { service, config, serializer });
+  if (lane) app.use(lane);
   // Outside the error handler, so error bodies are compressed like any JSON.
   app.use(compression());
   app.use(errorHandler({ serializer, ids: service.ids, logger }));
   app.use(securityHeaders());
   app.use(cors());
-  const router = mountRoutes(mounted(), { service, config, serializer, connections });
-  app.use(router.routes());
-  // An API path called with another method: 405 with `Allow` (the error handler gives it a body).
-  // Only under /v1: at the root, `/demo/:file` would turn an absent `/demo/session` into a 405.
-  const allowedMethods = router.allowedMethods() as Koa.Middleware;
-  app.use((ctx, next) => (ctx.path.startsWith('/v1/') ? allowedMethods(ctx, next) : next()));
+  // An API path called with another method gets 405 with `Allow` (the error handler gives it a
+  // body); only under /v1: at the root, `/demo/:file` would turn an absent `/demo/session` into a 405.
+  app.use(mountRoutes(mounted(), { service, config, serializer, connections }));
   return app;
 }

@@ -11,7 +11,7 @@ export type { Host } from './attach-host.js';
 export type { Realtime } from './realtime/realtime.js';
 export { ConnectionGate } from './edge/connection-gate.js';
 export type { ConnectionEnds, ReconnectHint, Transport } from './edge/connection-gate.js';
-export { createLogger, prettyDestination } from './observability/logger.js';
+export { createLogger, jsonDestination, prettyDestination } from './observability/logger.js';
 export type { Logger } from './observability/logger.js';
 export { Metrics } from './observability/metrics.js';
 export type { MetricSources } from './observability/metrics.js';

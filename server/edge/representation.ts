@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Owner } from '../../core/index.js';
 import { LruCache } from '../../core/index.js';
 import type { Serializer } from './serializer.js';
@@ -13,10 +14,21 @@ import type { Serializer } from './serializer.js';
  * a digest, it is the same in every process and for every cache state: a 304 is never wrong.
  */
 export class JsonRepresentation {
+  #encoded: Partial<Record<JsonEncoding, Buffer>> = {};
+
   constructor(
     readonly json: string,
     readonly etag: string,
   ) {}
+
+  /**
+   * The JSON compressed with `encoding`, made on first use and kept with the representation: a
+   * cached read is compressed once, not once per request. Brotli at quality 4 and gzip at zlib's
+   * default level, as the compression middleware does for other responses.
+   */
+  encoded(encoding: JsonEncoding): Buffer {
+    return (this.#encoded[encoding] ??= encoding === 'br' ? brotliCompressSync(this.json, BROTLI_OPTIONS) : gzipSync(this.json));
+  }
 
   static of(serializer: Serializer, resource: unknown): JsonRepresentation {
     const json = serializer.resourceJson(resource);
@@ -34,6 +46,11 @@ export class JsonRepresentation {
     return false;
   }
 }
+
+/** The compressions a {@link JsonRepresentation} is sent with. */
+export type JsonEncoding = 'br' | 'gzip';
+
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 interface Entry {
   version: number;
@@ -65,10 +82,20 @@ export class ConversationReadCache {
   async read(owner: Owner, conversationId: string, load: () => Promise<unknown>): Promise<JsonRepresentation> {
     // The version is taken before reading: a write during the read makes this entry stale at once.
     const version = this.#versionOf(conversationId);
-    const hit = this.#entries.get(conversationId);
-    if (hit && hit.version === version && hit.accountId === owner.accountId && hit.mode === owner.mode) return hit.representation;
+    const hit = this.#current(owner, conversationId, version);
+    if (hit) return hit;
     const representation = JsonRepresentation.of(this.#serializer, await load());
     this.#entries.set(conversationId, { version, accountId: owner.accountId, mode: owner.mode, representation });
     return representation;
+  }
+
+  /** The conversation's representation for `owner` if a current one is cached; never reads the store. */
+  peek(owner: Owner, conversationId: string): JsonRepresentation | undefined {
+    return this.#current(owner, conversationId, this.#versionOf(conversationId));
+  }
+
+  #current(owner: Owner, conversationId: string, version: number): JsonRepresentation | undefined {
+    const hit = this.#entries.get(conversationId);
+    return hit && hit.version === version && hit.accountId === owner.accountId && hit.mode === owner.mode ? hit.representation : undefined;
   }
 }

@@ -13,6 +13,8 @@ export interface Serializer {
   resourceJson(resource: unknown): string;
   /** The JSON text of a success body from {@link resourceJson}'s output: `success` as text. */
   successJson(resourceJson: string, requestId: string): string;
+  /** Whether a success body is the resource's JSON itself (flat style): the same bytes for every request. */
+  readonly bodyIsResource: boolean;
   error(code: string, message: string, requestId: string): unknown;
   /** A request body in the route schemas' snake_case: envelope clients may send camelCase. */
   request(body: unknown): unknown;
@@ -38,6 +40,7 @@ export function createSerializer(style: ApiStyle): Serializer {
       success: (resource) => resource,
       resourceJson: (resource) => JSON.stringify(resource),
       successJson: (resourceJson) => resourceJson,
+      bodyIsResource: true,
       error: (code, message) => ({ error: { code, message } }),
       request: (body) => body,
       successSchema: (resource) => resource,
@@ -48,6 +51,7 @@ export function createSerializer(style: ApiStyle): Serializer {
     success: (resource, requestId) => ({ data: camelize(resource), meta: { requestId } }),
     resourceJson: (resource) => JSON.stringify(camelize(resource)),
     successJson: (resourceJson, requestId) => `{"data":${resourceJson},"meta":${JSON.stringify({ requestId })}}`,
+    bodyIsResource: false,
     error: (code, message, requestId) => ({ error: { code: envelopeCode(code), message }, meta: { requestId } }),
     request: snakeize,
     successSchema: (resource) => ({ type: 'object', properties: { data: camelizeSchema(resource), meta }, required: ['data', 'meta'] }),

@@ -25,7 +25,7 @@ export function compressibleType(type: string): boolean {
  * Partial content (206), HEAD, 304 and responses under 1 KiB are left alone by koa-compress.
  */
 export function compression(): Middleware {
-  const compressing = compress({ filter: compressibleType, threshold: 1024, deflate: false, zstd: false });
+  const compressing = compress({ filter: compressibleType, threshold: COMPRESSION_THRESHOLD, deflate: false, zstd: false });
   // Without Accept-Encoding the answer is identity whatever the response (API clients rarely send
   // one): skip the negotiation, keep the Vary header.
   return (ctx, next) => {
@@ -33,6 +33,20 @@ export function compression(): Middleware {
     ctx.vary('Accept-Encoding');
     return next();
   };
+}
+
+/** Responses smaller than this many bytes are sent uncompressed (a compressed frame would save little). */
+export const COMPRESSION_THRESHOLD = 1024;
+
+/**
+ * How to send a body of `bytes` bytes already in memory (a cached JSON representation): brotli
+ * whenever the client's Accept-Encoding allows it, else gzip if it does, else as is — the rule
+ * of the precompressed static files; bodies under {@link COMPRESSION_THRESHOLD} as is.
+ */
+export function encodingFor(ctx: Context, bytes: number): 'br' | 'gzip' | undefined {
+  if (bytes < COMPRESSION_THRESHOLD || ctx.get('accept-encoding') === '') return undefined;
+  if (ctx.acceptsEncodings('br') === 'br') return 'br';
+  return ctx.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : undefined;
 }
 
 /**

@@ -1,6 +1,11 @@
 import type { Middleware } from 'koa';
 
-const EXPOSED = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Range', 'ETag'];
+const EXPOSED = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Range', 'ETag'].join(', ');
+
+/** The CORS headers of an answer (not a preflight) to a request from `origin`; `Vary: Origin` goes with them. */
+export function corsHeaders(origin: string): Record<string, string> {
+  return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': EXPOSED };
+}
 
 /**
  * CORS for browsers calling the API from other sites (the widget). Credentials travel in the
@@ -13,9 +18,9 @@ export function cors(): Middleware {
     const origin = ctx.get('origin');
     if (!origin) return next();
     ctx.vary('Origin');
-    ctx.set('Access-Control-Allow-Origin', origin);
     if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method')) {
       ctx.set({
+        'Access-Control-Allow-Origin': origin,
         'Access-Control-Allow-Methods': 'GET, HEAD, POST, PATCH, DELETE',
         'Access-Control-Allow-Headers': 'Authorization, Content-Type, Range, If-None-Match',
         'Access-Control-Max-Age': '600',
@@ -23,7 +28,7 @@ export function cors(): Middleware {
       ctx.status = 204;
       return;
     }
-    ctx.set('Access-Control-Expose-Headers', EXPOSED.join(', '));
+    ctx.set(corsHeaders(origin));
     await next();
   };
 }

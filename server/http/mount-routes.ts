@@ -10,6 +10,8 @@ import { jsonBody } from './json-body.js';
 import { multipartBody } from './multipart-body.js';
 import { applyRateLimit } from './rate-limit.js';
 import type { Route } from './route.js';
+import { isRateLimited } from './route.js';
+import { encodingFor } from './compression.js';
 import type { Serializer } from '../edge/serializer.js';
 import { JsonRepresentation } from '../edge/representation.js';
 
@@ -27,21 +29,26 @@ export interface MountedRoute {
 }
 
 /**
- * Builds a router from route definitions: authentication and rate limiting, a JSON body parser
- * on routes that take a body (a multipart one on upload routes, with temporary files under
- * `DATA_DIR/uploads`), schema validation of params / query / body, then the handler, whose
+ * Builds the routing middleware from route definitions: authentication and rate limiting, a JSON
+ * body parser on routes that take a body (a multipart one on upload routes, with temporary files
+ * under `DATA_DIR/uploads`), schema validation of params / query / body, then the handler, whose
  * result goes through the serializer — a resource, or a {@link JsonRepresentation} already
- * serialized (sent with its ETag, or as 304 when `If-None-Match` names it).
+ * serialized (sent with its ETag, or as 304 when `If-None-Match` names it). A path under `/v1`
+ * called with a method its route does not take is answered 405 with `Allow`.
+ *
+ * Routes are grouped by their first static segment (`/v1/conversations`, `/health`), one
+ * @koa/router per group, found by a map lookup: a request is matched against the few routes of
+ * its group, not against all of them (bench/README.md, api-throughput: matching every route
+ * cost about as much as authenticating the request).
  */
-export function mountRoutes(routes: readonly MountedRoute[], { service, config, serializer, connections }: MountOptions): Router {
-  // One router for every prefix: a request is matched once.
-  const router = new Router();
+export function mountRoutes(routes: readonly MountedRoute[], { service, config, serializer, connections }: MountOptions): Middleware {
+  const groups = new Map<string, Router>();
   const parseJson = jsonBody(config.bodyLimitBytes);
   for (const { prefix, route } of routes) {
     // Credentials and limits first: an unknown caller never gets its body read.
     const admit = async (ctx: Context) => {
       const principal = await authenticate(ctx, route.auth, service, config);
-      if (route.auth !== 'none' || route.limitAnonymous) await applyRateLimit(ctx, service, principal);
+      if (isRateLimited(route)) await applyRateLimit(ctx, service, principal);
       ctx.state.principal = principal;
     };
     const bodySchema = route.body ?? route.multipart?.fields;
@@ -62,7 +69,14 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
         }
         ctx.status = route.status ?? 200;
         ctx.type = 'application/json';
-        ctx.body = serializer.successJson(result.json, ctx.state.requestId as string);
+        const body = serializer.successJson(result.json, ctx.state.requestId as string);
+        // The same bytes for every request: compressed once, with the representation.
+        const encoding = serializer.bodyIsResource ? encodingFor(ctx, Buffer.byteLength(body)) : undefined;
+        if (encoding === undefined) ctx.body = body;
+        else {
+          ctx.set('Content-Encoding', encoding);
+          ctx.body = result.encoded(encoding);
+        }
         return;
       }
       ctx.status = route.status ?? 200;
@@ -84,9 +98,33 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
         await answer(ctx);
       });
     }
-    router[route.method](prefix + (route.path === '/' && prefix ? '' : route.path), ...middleware);
+    const path = prefix + (route.path === '/' && prefix ? '' : route.path);
+    const group = groupOf(path);
+    if (group.includes(':')) throw new Error(`${path}: a route's first segment must be static (routes are grouped by it)`);
+    let router = groups.get(group);
+    if (!router) groups.set(group, (router = new Router()));
+    router[route.method](path, ...middleware);
   }
-  return router;
+  const dispatch = new Map<string, Middleware>();
+  for (const [group, router] of groups) {
+    const matching = router.routes() as Middleware;
+    const allowedMethods = router.allowedMethods() as Middleware;
+    dispatch.set(group, group.startsWith('/v1/') ? (ctx, next) => matching(ctx, () => allowedMethods(ctx, next)) : matching);
+  }
+  return (ctx, next) => {
+    const routes = dispatch.get(groupOf(ctx.path));
+    return routes ? routes(ctx, next) : next();
+  };
+}
+
+/**
+ * The group of a path: `/v1/` and its first segment under `/v1`, else its first segment —
+ * lower-cased, as routes match regardless of case (`/V1/Conversations/x` is `/v1/conversations`).
+ */
+function groupOf(path: string): string {
+  const start = path.startsWith('/v1/') || path.startsWith('/V1/') ? 4 : 1;
+  const end = path.indexOf('/', start);
+  return (end === -1 ? path : path.slice(0, end)).toLowerCase();
 }
 
 /**

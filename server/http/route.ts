@@ -4,6 +4,7 @@ import type { JsonSchema, Schema } from '../schema/schema.js';
 import type { ServerConfig } from '../config.js';
 import type { AuthRequirement } from './authenticate.js';
 import type { ConnectionGate } from '../edge/connection-gate.js';
+import type { JsonRepresentation } from '../edge/representation.js';
 
 
 export interface RouteInput<P, Q, B> {
@@ -72,9 +73,20 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
    * `If-None-Match` names it is answered 304 (documented as such in the OpenAPI document).
    */
   conditional?: true;
+  /**
+   * The answer of a GET from memory, when it is there (a current cached representation for this
+   * caller), without reading the store: the hot-read lane (server/http/hot-reads.ts) sends it
+   * without the rest of the middleware. Undefined sends the request down the whole pipeline.
+   */
+  peek?(input: { params: P; principal: Principal | undefined }): JsonRepresentation | undefined;
   /** Other content types the route can answer with, e.g. `text/event-stream`. */
   produces?: readonly string[];
   handle(input: RouteInput<P, Q, B>): Promise<unknown>;
+}
+
+/** Whether a request to the route counts against a rate limit: every authenticated route, and the anonymous ones that store something. */
+export function isRateLimited(route: Route): boolean {
+  return route.auth !== 'none' || route.limitAnonymous === true;
 }
 
 /** Identity function that lets TypeScript infer a route's schema types for its handler. */
