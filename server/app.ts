@@ -156,7 +156,7 @@ export function createApp({
     logger.error(errorFields(error), 'unhandled server error');
   });
   app.use(observeRequests({ metrics, logger: accessLog ? logger : undefined }));
-  const lane = hotReads(mounted(), { service, config, serializer });
+  const lane = hotReads(mounted(), { service, config, serializer, connections });
   if (lane) app.use(lane);
   // Outside the error handler, so error bodies are compressed like any JSON.
   app.use(compression());

@@ -89,11 +89,6 @@ export class ConversationReadCache {
     return representation;
   }
 
-  /** The conversation's representation for `owner` if a current one is cached; never reads the store. */
-  peek(owner: Owner, conversationId: string): JsonRepresentation | undefined {
-    return this.#current(owner, conversationId, this.#versionOf(conversationId));
-  }
-
   #current(owner: Owner, conversationId: string, version: number): JsonRepresentation | undefined {
     const hit = this.#entries.get(conversationId);
     return hit && hit.version === version && hit.accountId === owner.accountId && hit.mode === owner.mode ? hit.representation : undefined;

@@ -1,8 +1,9 @@
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { AvatarService, Principal, RateDecision } from '../../core/index.js';
 import type { ServerConfig } from '../config.js';
 import { countRequest } from '../edge/rate-decision.js';
-import type { JsonRepresentation } from '../edge/representation.js';
+import { JsonRepresentation } from '../edge/representation.js';
+import type { ConnectionGate } from '../edge/connection-gate.js';
 import type { Serializer } from '../edge/serializer.js';
 import { authenticate } from './authenticate.js';
 import { encodingFor } from './compression.js';
@@ -17,6 +18,7 @@ export interface HotReadOptions {
   service: AvatarService;
   config: ServerConfig;
   serializer: Serializer;
+  connections: ConnectionGate;
 }
 
 interface HotRoute {
@@ -30,28 +32,29 @@ interface HotRoute {
 }
 
 /**
- * The hot-read lane: a GET whose answer is already in memory — a route's {@link Route.peek}
- * finds a current cached representation for the caller — is answered here, in one write, without
- * the rest of the middleware (router, error handler, header middleware, Koa's response
- * handling). Measured in bench/README.md (api-throughput): that stack cost about as much again
- * as the whole cached answer.
+ * The hot-read lane: a GET of a conditional route (`conditional: true`, whose handler returns a
+ * {@link JsonRepresentation}: a conversation, a page of its messages) is answered here, in one
+ * write, without the rest of the middleware — the router, the error handler, the header
+ * middleware and Koa's response handling, which together cost about as much as the whole
+ * answer of a cached read (bench/README.md, api-throughput).
  *
- * The lane takes the same decisions as the pipeline, made by the same functions: the route's
- * params schema, {@link authenticate} with the route's requirement (revocation, origins, session
- * scope), the one rate decision (`countRequest`), and the same headers (request id, security,
- * CORS, `Vary`, `X-RateLimit-*`, `ETag`, compression by the representation). Anything else —
- * HEAD, `If-None-Match`, a credential refused, a cache miss, a refused rate decision, an error —
- * goes down the pipeline, which answers it in full. Nothing is decided twice: the request is
- * counted only once the lane will answer it, or its refused decision is handed on
- * (`ctx.state.rateDecision`). Only where a success body is the resource itself (the flat style);
- * envelope bodies carry the request id and always take the pipeline.
+ * The lane takes the same decisions as the pipeline, made by the same functions, in the same
+ * order: {@link authenticate} with the route's requirement (revocation, origins, session scope),
+ * the one rate decision (`countRequest`), the route's params and query schemas, the route's own
+ * handler (its cache, its owner checks), and the same headers (request id, security, CORS,
+ * `Vary`, `X-RateLimit-*`, `ETag`, the representation compressed once). Whatever is not a plain
+ * 200 — HEAD, `If-None-Match`, a refused credential, a refused rate decision, invalid input, an
+ * error of the handler (404…) — goes down the pipeline, which answers it in full; a rate
+ * decision already made goes with it (`ctx.state.rateDecision`), so no request is counted twice.
+ * (The handler then runs again there: failures cost two reads, successes one.) Only where a
+ * success body is the resource itself (the flat style): envelope bodies carry the request id.
  *
  * Mounted inside the request observer, so lane answers are counted and logged like the others.
  */
-export function hotReads(routes: readonly MountedRoute[], { service, config, serializer }: HotReadOptions): Middleware | undefined {
+export function hotReads(routes: readonly MountedRoute[], { service, config, serializer, connections }: HotReadOptions): Middleware | undefined {
   if (!serializer.bodyIsResource) return undefined;
   const hot: HotRoute[] = routes
-    .filter(({ route }) => route.method === 'get' && route.peek !== undefined)
+    .filter(({ route }) => route.method === 'get' && route.conditional === true && !route.body && !route.multipart)
     .map(({ prefix, route }) => {
       const template = prefix + route.path;
       const segments = template.split('/');
@@ -60,30 +63,38 @@ export function hotReads(routes: readonly MountedRoute[], { service, config, ser
     });
   if (hot.length === 0) return undefined;
 
-  const prepare = async (ctx: Context, { route }: HotRoute, raw: Record<string, string>) => {
-    const params = route.params ? route.params.parse(raw, '') : undefined;
-    ctx.params = raw; // as the router sets them: a `conversation` route's credential is checked against `:id`
-    const principal: Principal | undefined = await authenticate(ctx, route.auth, service, config);
-    const representation = route.peek!({ params, principal });
-    if (representation === undefined) return undefined;
-    if (!isRateLimited(route)) return { representation, decision: undefined };
-    const decision = await countRequest(service, principal ?? { address: ctx.ip });
-    if (!decision.allowed) {
-      ctx.state.rateDecision = decision;
-      return undefined;
-    }
-    return { representation, decision };
-  };
-
   return async (ctx, next) => {
     if (ctx.method !== 'GET' || ctx.get('if-none-match') !== '') return next();
     const found = match(hot, ctx.path);
     if (found === undefined) return next();
-    // A refusal or a failure here is the pipeline's to answer (it decides again, the same way).
-    const prepared = await prepare(ctx, found.hot, found.params).catch(() => undefined);
-    if (prepared === undefined) return next();
-    send(ctx, found.hot, prepared.representation, prepared.decision, service.ids.next('req'));
+    const { route } = found.hot;
+    let principal: Principal | undefined;
+    let decision: RateDecision | undefined;
+    try {
+      ctx.params = found.params; // as the router sets them: a `conversation` route's credential is checked against `:id`
+      principal = await authenticate(ctx, route.auth, service, config);
+      if (isRateLimited(route)) decision = await countRequest(service, principal ?? { address: ctx.ip });
+    } catch {
+      return next(); // refused or failed before anything was counted: the pipeline decides again
+    }
+    if (decision !== undefined && !decision.allowed) return handOn(ctx, next, decision);
+    let result: unknown;
+    try {
+      const params = route.params ? route.params.parse(found.params, '') : undefined;
+      const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
+      result = await route.handle({ params, query, body: undefined, files: {}, principal, ctx, service, config, connections });
+    } catch {
+      return handOn(ctx, next, decision);
+    }
+    if (!(result instanceof JsonRepresentation)) return handOn(ctx, next, decision);
+    send(ctx, found.hot, result, decision, service.ids.next('req'));
   };
+}
+
+/** Down the pipeline, with the rate decision already made for this request. */
+function handOn(ctx: Context, next: Next, decision: RateDecision | undefined): Promise<unknown> {
+  if (decision !== undefined) ctx.state.rateDecision = decision;
+  return next();
 }
 
 /** The hot route a path is, and its raw params (percent-decoded); undefined when none. */

@@ -4,7 +4,6 @@ import type { JsonSchema, Schema } from '../schema/schema.js';
 import type { ServerConfig } from '../config.js';
 import type { AuthRequirement } from './authenticate.js';
 import type { ConnectionGate } from '../edge/connection-gate.js';
-import type { JsonRepresentation } from '../edge/representation.js';
 
 
 export interface RouteInput<P, Q, B> {
@@ -73,12 +72,6 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
    * `If-None-Match` names it is answered 304 (documented as such in the OpenAPI document).
    */
   conditional?: true;
-  /**
-   * The answer of a GET from memory, when it is there (a current cached representation for this
-   * caller), without reading the store: the hot-read lane (server/http/hot-reads.ts) sends it
-   * without the rest of the middleware. Undefined sends the request down the whole pipeline.
-   */
-  peek?(input: { params: P; principal: Principal | undefined }): JsonRepresentation | undefined;
   /** Other content types the route can answer with, e.g. `text/event-stream`. */
   produces?: readonly string[];
   handle(input: RouteInput<P, Q, B>): Promise<unknown>;

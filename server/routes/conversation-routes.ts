@@ -1,4 +1,4 @@
-import type { AvatarService, Principal } from '../../core/index.js';
+import type { AvatarService } from '../../core/index.js';
 import { Limits, ServiceError } from '../../core/index.js';
 import { s } from '../schema/schema.js';
 import { defineRoute } from '../http/route.js';
@@ -88,9 +88,7 @@ export function conversationRoutes(service: AvatarService, urls: UrlBuilder, rea
         };
         return reads.cache ? reads.cache.read(owner, params.id, load) : JsonRepresentation.of(reads.serializer, await load());
       },
-      ...(reads.cache && {
-        peek: ({ params, principal }: { params: { id: string }; principal: Principal | undefined }) => reads.cache!.peek(ownerOf(principal), params.id),
-      }),
+
     }),
     defineRoute({
       method: 'delete',

@@ -45,8 +45,8 @@ const VARYING = new Set(['x-request-id', 'date', 'x-ratelimit-remaining', 'x-rat
 const stable = (answer: Answer) => Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !VARYING.has(name)));
 
 /**
- * The hot-read lane (server/http/hot-reads.ts) answers cached conversation reads without the rest
- * of the middleware. It must answer exactly what the pipeline answers — the same status, headers
+ * The hot-read lane (server/http/hot-reads.ts) answers conversation reads without the rest of the
+ * middleware. It must answer exactly what the pipeline answers — the same status, headers
  * and bytes — and take the same decisions: revocation, other accounts, session scope, writes,
  * and the rate limit counted once per request.
  */
@@ -76,11 +76,13 @@ describe('hot-read lane', () => {
     ['origin and compression', { origin: 'https://shop.example', 'accept-encoding': 'br' }],
   ];
   for (const [name, extra] of variants) {
-    it(`answers a cached read as the pipeline does: ${name}`, async () => {
+    it(`answers a read as the pipeline does: ${name}`, async () => {
       const id = await create();
       const headers = { authorization: `Bearer ${t.key}`, ...extra };
-      const first = await get(t.url, `/v1/conversations/${id}`, headers); // a miss: the pipeline
-      const second = await get(t.url, `/v1/conversations/${id}`, headers); // a hit: the lane
+      // An If-None-Match naming no version sends the request down the pipeline (the lane leaves
+      // conditional requests to it) and changes nothing else of a 200.
+      const first = await get(t.url, `/v1/conversations/${id}`, { ...headers, 'if-none-match': '"no-such-version"' });
+      const second = await get(t.url, `/v1/conversations/${id}`, headers); // the lane
       assert.equal(first.status, 200, first.text);
       assert.equal(second.status, 200);
       assert.deepEqual(stable(second), stable(first));
@@ -160,7 +162,8 @@ describe('hot-read lane', () => {
 
 /**
  * The lane alone in front of a marker: which requests it answers itself, and which it hands on
- * untouched (they reach the next middleware, i.e. the pipeline).
+ * (they reach the next middleware, i.e. the pipeline) — with the rate decision when it already
+ * counted the request.
  */
 describe('hot-read lane: what it answers itself', () => {
   let t: TestServer;
@@ -172,16 +175,12 @@ describe('hot-read lane: what it answers itself', () => {
     const serializer = createSerializer('flat');
     const cache = new ConversationReadCache({ serializer, versionOf: (id) => t.service.conversationVersions.of(id), ttlMs: 3_600_000 });
     const routes = conversationRoutes(t.service, createUrlBuilder(t.url), { serializer, cache }).map((route) => ({ prefix: '/v1', route }));
-    const lane = hotReads(routes, { service: t.service, config: t.config, serializer });
+    const lane = hotReads(routes, { service: t.service, config: t.config, serializer, connections: t.host.connections });
     assert.ok(lane);
     const app = new Koa();
     app.use(lane);
-    app.use(async (ctx) => {
-      handedOn.push(`${ctx.method} ${ctx.path}`);
-      // What the pipeline would do for a miss: read, fill the cache, answer.
-      const owner = { accountId: t.accountId, mode: 'test' as const };
-      const id = ctx.path.split('/')[3]!;
-      await cache.read(owner, id, async () => ({ id })).catch(() => undefined);
+    app.use((ctx) => {
+      handedOn.push(`${ctx.method} ${ctx.path.replace(/conv_\w+/, ':id')} ${ctx.state.rateDecision ? 'counted' : 'not counted'}`);
       ctx.status = 204;
     });
     server = app.listen(0, '127.0.0.1');
@@ -193,25 +192,34 @@ describe('hot-read lane: what it answers itself', () => {
     await t.close();
   });
 
-  it('answers a current cached read itself, and hands on everything it does not decide alone', async () => {
+  it('answers 200 reads itself, and hands on everything else, with the decision when it counted', async () => {
     const created = await t.request('/v1/conversations', { method: 'POST', json: { avatar_id: 'luna-001' } });
     const { id } = (await created.json()) as { id: string };
     const auth = { authorization: `Bearer ${t.key}` };
     handedOn = [];
-    assert.equal((await get(url, `/v1/conversations/${id}`, auth)).status, 204, 'a miss');
-    const hit = await get(url, `/v1/conversations/${id}`, auth);
-    assert.equal(hit.status, 200, 'a hit');
-    assert.deepEqual(JSON.parse(hit.text), { id });
+    const miss = await get(url, `/v1/conversations/${id}`, auth);
+    assert.equal(miss.status, 200, 'a cache miss: read through the route');
+    assert.equal(JSON.parse(miss.text).id, id);
+    assert.equal((await get(url, `/v1/conversations/${id}`, auth)).status, 200, 'a hit');
     assert.equal((await get(url, `/V1/Conversations/${id}`, auth)).status, 200, 'paths match regardless of case, as the router matches them');
-    assert.deepEqual(handedOn, [`GET /v1/conversations/${id}`]);
+    const page = await get(url, `/v1/conversations/${id}/messages?limit=5`, auth);
+    assert.equal(page.status, 200, 'the history pages too');
+    assert.deepEqual(JSON.parse(page.text), { messages: [], has_more: false });
+    assert.deepEqual(handedOn, []);
 
-    handedOn = [];
-    await get(url, `/v1/conversations/${id}`, { ...auth, 'if-none-match': hit.headers.etag as string });
+    await get(url, `/v1/conversations/${id}`, { ...auth, 'if-none-match': miss.headers.etag as string });
     await get(url, `/v1/conversations/${id}`, auth, 'HEAD');
     await get(url, `/v1/conversations/${id}`, {});
     await get(url, `/v1/conversations/${id}`, { authorization: `Bearer ${t.otherKey}` });
-    await get(url, `/v1/conversations/${id}/messages`, auth);
-    await get(url, `/v1/conversations/${id}x`, auth);
-    assert.equal(handedOn.length, 6, handedOn.join('\n'));
+    await get(url, `/v1/conversations/${id}/messages?limit=500`, auth);
+    await get(url, `/v1/conversations/${id}/nothing`, auth);
+    assert.deepEqual(handedOn, [
+      'GET /v1/conversations/:id not counted',
+      'HEAD /v1/conversations/:id not counted',
+      'GET /v1/conversations/:id not counted',
+      'GET /v1/conversations/:id counted',
+      'GET /v1/conversations/:id/messages counted',
+      'GET /v1/conversations/:id/nothing not counted',
+    ]);
   });
 });
