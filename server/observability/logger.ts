@@ -62,20 +62,25 @@ class TurnBatchedLines implements DestinationStream {
     const lines = this.#pending;
     this.#pending = '';
     unwritten.delete(this);
-    if (lines !== '') writeAll(this.#fd, Buffer.from(lines));
+    if (lines !== '') writeAll(this.#fd, lines);
   }
 }
 
 /**
- * Writes all of `bytes`: a pipe may take part of them, or none for a moment (EAGAIN), when its
+ * Writes all of `text`: a pipe may take part of it, or none for a moment (EAGAIN), when its
  * reader is slow. A reader gone for good (EPIPE) or a full disk loses the lines rather than the
  * server.
  */
-function writeAll(fd: number, bytes: Buffer): void {
-  let left = bytes;
-  for (let attempts = 0; left.length > 0 && attempts < 1_000; ) {
+function writeAll(fd: number, text: string): void {
+  let left: string | Buffer = text;
+  let size = Buffer.byteLength(text);
+  for (let attempts = 0; size > 0 && attempts < 1_000; ) {
     try {
-      left = left.subarray(writeSync(fd, left));
+      const written = typeof left === 'string' ? writeSync(fd, left) : writeSync(fd, left);
+      if (written === size) return;
+      // A part was taken: go on from the byte it stopped at.
+      left = (typeof left === 'string' ? Buffer.from(left) : left).subarray(written);
+      size -= written;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
       attempts++;
