@@ -69,7 +69,9 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   errors?: readonly (403 | 409 | 416)[];
   /**
    * The handler returns a `JsonRepresentation`: the response carries its `ETag`, and a GET whose
-   * `If-None-Match` names it is answered 304 (documented as such in the OpenAPI document).
+   * `If-None-Match` names it is answered 304 (documented as such in the OpenAPI document). A
+   * plain GET of such a route is answered by the hot-read lane (server/http/hot-reads.ts), which
+   * calls this route's schemas and handler itself: the handler must not depend on other middleware.
    */
   conditional?: true;
   /** Other content types the route can answer with, e.g. `text/event-stream`. */
