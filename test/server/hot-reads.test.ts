@@ -52,7 +52,8 @@ const stable = (answer: Answer) => Object.fromEntries(Object.entries(answer.head
  */
 describe('hot-read lane', () => {
   let t: TestServer;
-  before(async () => (t = await startTestServer({ env: { READ_CACHE_TTL: '1h' } })));
+  const requestLines: Record<string, unknown>[] = [];
+  before(async () => (t = await startTestServer({ env: { READ_CACHE_TTL: '1h' }, accessLog: (line) => requestLines.push(line) })));
   after(() => t.close());
 
   const create = async (key = t.key) => {
@@ -97,6 +98,18 @@ describe('hot-read lane', () => {
       if (extra.origin) assert.equal(second.headers['access-control-allow-origin'], extra.origin);
     });
   }
+
+  it('logs and counts its answers like the pipeline: route template, status, the request id the client got', async () => {
+    const id = await create();
+    const answer = await get(t.url, `/v1/conversations/${id}`, { authorization: `Bearer ${t.key}` });
+    assert.equal(answer.status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the line is written once the response has ended
+    const line = requestLines.find((entry) => entry.req_id === answer.headers['x-request-id']);
+    assert.deepEqual(
+      { method: line?.method, path: line?.path, route: line?.route, status: line?.status },
+      { method: 'GET', path: `/v1/conversations/${id}`, route: '/v1/conversations/:id', status: 200 },
+    );
+  });
 
   it('refuses a revoked key on the next request, as the pipeline does', async () => {
     const { record, key } = await t.service.accounts.createApiKey(t.accountId, { name: 'revoked soon', mode: 'test' });
