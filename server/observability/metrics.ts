@@ -46,7 +46,6 @@ export class Metrics implements Telemetry {
   readonly #firstAudio?: Histogram;
   readonly #webhookAttempts?: Counter<'result'>;
   #sources: MetricSources | undefined;
-  readonly #requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
 
   constructor() {
     if (prom instanceof Error) return;
@@ -117,18 +116,9 @@ export class Metrics implements Telemetry {
   }
 
   request(method: string, route: string, status: number, seconds: number): void {
-    if (this.#requests === undefined || this.#requestSeconds === undefined) return;
-    // The series of a label set, bound once: prom-client hashes the labels on every unbound call.
-    // Bounded: route templates, the statuses the API answers, and the methods Node's parser takes.
-    const key = `${method} ${route} ${status}`;
-    let series = this.#requestSeries.get(key);
-    if (series === undefined) {
-      const labels = { method, route, status: String(status) };
-      series = { count: this.#requests.labels(labels), seconds: this.#requestSeconds.labels(labels) };
-      this.#requestSeries.set(key, series);
-    }
-    series.count.inc();
-    series.seconds.observe(seconds);
+    const labels = { method, route, status: String(status) };
+    this.#requests?.inc(labels);
+    this.#requestSeconds?.observe(labels, seconds);
   }
 
   vendorCall({ kind, provider, seconds, outcome }: Parameters<Telemetry['vendorCall']>[0]): void {
