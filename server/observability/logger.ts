@@ -19,11 +19,10 @@ export function createLogger(level: LogLevel, destination: DestinationStream = j
  * of the event loop are written together, synchronously, when the turn ends (`setImmediate`) —
  * one system call per turn instead of one per line. On these machines a request line written on
  * its own cost ≈ 15 µs of a cached read's ≈ 75 µs, batched ≈ 5 µs (bench/README.md,
- * api-throughput); pino's own asynchronous mode, which writes from libuv's thread pool,
- * measured slower than writing each line. At light
- * traffic a line still leaves at the end of its turn. Lines pending when the process exits
- * (an uncaught exception included) are written then; only a process killed outright (SIGKILL)
- * or a crash of the machine loses the last turn's lines.
+ * api-throughput); pino's own asynchronous mode, which writes from libuv's thread pool, measured
+ * slower than writing each line. At light traffic a line still leaves at the end of its turn.
+ * Lines pending when the process exits (an uncaught exception included) are written then; only
+ * a process killed outright (SIGKILL) or a crash of the machine loses the last turn's lines.
  */
 export function jsonDestination(dest: number | string = 1): DestinationStream {
   if (dest === 1) return (stdout ??= new TurnBatchedLines(1));
