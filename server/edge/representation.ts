@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Owner } from '../../core/index.js';
 import { LruCache } from '../../core/index.js';
 import type { Serializer } from './serializer.js';
@@ -14,7 +15,7 @@ import type { Serializer } from './serializer.js';
  * a digest, it is the same in every process and for every cache state: a 304 is never wrong.
  */
 export class JsonRepresentation {
-  #encoded: Partial<Record<JsonEncoding, Buffer>> = {};
+  #encoded: Partial<Record<JsonEncoding, Promise<Buffer>>> = {};
 
   constructor(
     readonly json: string,
@@ -22,12 +23,22 @@ export class JsonRepresentation {
   ) {}
 
   /**
-   * The JSON compressed with `encoding`, made on first use and kept with the representation: a
-   * cached read is compressed once, not once per request. Brotli at quality 4 and gzip at zlib's
-   * default level, as the compression middleware does for other responses.
+   * The JSON compressed with `encoding`, made on first use (in libuv's thread pool, off the event
+   * loop) and kept with the representation: a cached read is compressed once, not once per
+   * request. Brotli at quality 4 and gzip at zlib's default level, as the compression middleware
+   * does for other responses.
    */
-  encoded(encoding: JsonEncoding): Buffer {
-    return (this.#encoded[encoding] ??= encoding === 'br' ? brotliCompressSync(this.json, BROTLI_OPTIONS) : gzipSync(this.json));
+  encoded(encoding: JsonEncoding): Promise<Buffer> {
+    let compressed = this.#encoded[encoding];
+    if (compressed === undefined) {
+      const made = encoding === 'br' ? compressBrotli(this.json, BROTLI_OPTIONS) : compressGzip(this.json);
+      // A failure is not kept: the next request tries again.
+      made.catch(() => {
+        if (this.#encoded[encoding] === made) delete this.#encoded[encoding];
+      });
+      this.#encoded[encoding] = compressed = made;
+    }
+    return compressed;
   }
 
   static of(serializer: Serializer, resource: unknown): JsonRepresentation {
@@ -51,6 +62,8 @@ export class JsonRepresentation {
 export type JsonEncoding = 'br' | 'gzip';
 
 const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+const compressBrotli = promisify(brotliCompress);
+const compressGzip = promisify(gzip);
 
 interface Entry {
   version: number;

@@ -3,6 +3,7 @@ import type { AvatarService, Principal, RateDecision } from '../../core/index.js
 import type { ServerConfig } from '../config.js';
 import { countRequest } from '../edge/rate-decision.js';
 import { JsonRepresentation } from '../edge/representation.js';
+import type { JsonEncoding } from '../edge/representation.js';
 import type { ConnectionGate } from '../edge/connection-gate.js';
 import type { Serializer } from '../edge/serializer.js';
 import { authenticate } from './authenticate.js';
@@ -87,7 +88,16 @@ export function hotReads(routes: readonly MountedRoute[], { service, config, ser
       return handOn(ctx, next, decision);
     }
     if (!(result instanceof JsonRepresentation)) return handOn(ctx, next, decision);
-    send(ctx, found.hot, result, decision, service.ids.next('req'));
+    const encoding = encodingFor(ctx, Buffer.byteLength(result.json));
+    let body: string | Buffer = result.json;
+    if (encoding !== undefined) {
+      try {
+        body = await result.encoded(encoding);
+      } catch {
+        return handOn(ctx, next, decision);
+      }
+    }
+    send(ctx, found.hot, result, body, encoding, decision, service.ids.next('req'));
   };
 }
 
@@ -122,10 +132,16 @@ function decode(part: string): string | undefined {
 }
 
 /** Writes the answer in one go: the headers the pipeline would set, as one list. */
-function send(ctx: Context, { template }: HotRoute, representation: JsonRepresentation, decision: RateDecision | undefined, requestId: string): void {
+function send(
+  ctx: Context,
+  { template }: HotRoute,
+  representation: JsonRepresentation,
+  body: string | Buffer,
+  encoding: JsonEncoding | undefined,
+  decision: RateDecision | undefined,
+  requestId: string,
+): void {
   const origin = ctx.get('origin');
-  const encoding = encodingFor(ctx, Buffer.byteLength(representation.json));
-  const body = encoding === undefined ? representation.json : representation.encoded(encoding);
   const headers: string[] = ['Vary', origin ? 'Accept-Encoding, Origin' : 'Accept-Encoding', 'X-Request-Id', requestId];
   const add = (record: Record<string, string>) => {
     for (const name in record) headers.push(name, record[name]!);

@@ -75,7 +75,7 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
         if (encoding === undefined) ctx.body = body;
         else {
           ctx.set('Content-Encoding', encoding);
-          ctx.body = result.encoded(encoding);
+          ctx.body = await result.encoded(encoding);
         }
         return;
       }
