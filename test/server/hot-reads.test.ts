@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Koa from 'koa';
-import { ConversationReadCache } from '../../server/edge/representation.js';
+import { ConversationReadCache, JsonRepresentation } from '../../server/edge/representation.js';
 import { createSerializer } from '../../server/edge/serializer.js';
 import { createUrlBuilder } from '../../server/edge/urls.js';
 import { hotReads } from '../../server/http/hot-reads.js';
@@ -234,5 +234,16 @@ describe('hot-read lane: what it answers itself', () => {
       'GET /v1/conversations/:id/messages counted',
       'GET /v1/conversations/:id/nothing not counted',
     ]);
+  });
+});
+
+describe('a representation compressed once', () => {
+  it('keeps its brotli and gzip bytes, each decoding to its JSON', async () => {
+    const representation = JsonRepresentation.of(createSerializer('flat'), { messages: Array.from({ length: 40 }, (_, i) => ({ id: i, content: 'Hello there' })) });
+    const br = await representation.encoded('br');
+    assert.equal(brotliDecompressSync(br).toString('utf8'), representation.json);
+    assert.equal(await representation.encoded('br'), br, 'the same bytes, not compressed again');
+    assert.equal(gunzipSync(await representation.encoded('gzip')).toString('utf8'), representation.json);
+    assert.ok(br.length < Buffer.byteLength(representation.json) / 4);
   });
 });
