@@ -30,16 +30,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Router from '@koa/router';
 import Koa from 'koa';
-// autocannon ships no types; this is the part used here.
-import autocannonUntyped from 'autocannon';
+import { autocannon } from './support/autocannon.js';
 
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-const autocannon = autocannonUntyped as unknown as (options: Record<string, unknown>) => Promise<AutocannonResult>;
 
 type Ready = { port: number; path: string; headers: Record<string, string> };
 /** The app also says where its data is, for the reference to read the same file. */

@@ -1,2 +1,2 @@
-// autocannon ships no type declarations; bench/api-throughput.ts types the part it uses.
+// autocannon ships no type declarations; bench/support/autocannon.ts types the part the benchmarks use.
 declare module 'autocannon';

@@ -24,20 +24,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannonUntyped from 'autocannon';
+import { autocannon } from './support/autocannon.js';
 import { freePort, startCli, killCli } from '../test/support/processes.js';
 import type { Cli } from '../test/support/processes.js';
 import { startPostgres } from '../test/support/postgres-engine.js';
 import { startRedis } from '../test/support/redis-engine.js';
 import { createServiceFromConfig, loadConfig } from '../server/index.js';
 
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-const autocannon = autocannonUntyped as unknown as (options: Record<string, unknown>) => Promise<AutocannonResult>;
 
 const CONVERSATIONS = 400;
 const SECRET = 'multi-node-bench-secret-0123456789abcdef';

@@ -26,15 +26,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannonUntyped from 'autocannon';
+import { autocannon } from './support/autocannon.js';
 
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-const autocannon = autocannonUntyped as unknown as (options: Record<string, unknown>) => Promise<AutocannonResult>;
 
 const CONVERSATIONS = 500;
 
