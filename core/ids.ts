@@ -39,6 +39,9 @@ export function createIdGenerator(clock: Clock = systemClock, options: IdGenerat
   // order. Ids that are capabilities (audio names, sessions) stay wholly random: a neighbour's id
   // must never tell you theirs.
   const last = new Map<IdPrefix, { time: number; random: Uint8Array }>();
+  // The ten time characters, written once per millisecond.
+  let timeOfPart = Number.NaN;
+  let timePart = '';
   return {
     next(prefix) {
       if (uuidFor.has(prefix)) return uuidV7(clock.now());
@@ -55,15 +58,15 @@ export function createIdGenerator(clock: Clock = systemClock, options: IdGenerat
         // 256 is a multiple of 32, so the low 5 bits of a uniform byte are uniform.
         for (let i = 0; i < 16; i++) state.random[i] = pool[offset++]! & 31;
       }
-      const random = state.random;
-      let time = now;
-      let id = '';
-      for (let i = 0; i < 10; i++) {
-        id = CROCKFORD[time % 32] + id;
-        time = Math.floor(time / 32);
+      if (now !== timeOfPart) {
+        timeOfPart = now;
+        timePart = '';
+        for (let i = 0, time = now; i < 10; i++, time = Math.floor(time / 32)) timePart = CROCKFORD[time % 32] + timePart;
       }
+      const random = state.random;
+      let id = `${prefix}_${timePart}`;
       for (let i = 0; i < 16; i++) id += CROCKFORD[random[i]!];
-      return `${prefix}_${id}`;
+      return id;
     },
   };
 }

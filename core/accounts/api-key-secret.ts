@@ -1,4 +1,4 @@
-import { hash, timingSafeEqual } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { KeyMode } from '../ports/store.js';
 import { randomString } from '../ids.js';
 
@@ -22,11 +22,18 @@ export function modeOfApiKey(key: string): KeyMode {
   return key.startsWith('svc_live_') ? 'live' : 'test';
 }
 
-/** Compares two hex digests in constant time. */
+/**
+ * Compares two digests (hex, as {@link hashApiKey} writes them) in constant time: every character
+ * is looked at whatever differs, and differences are gathered with bitwise OR rather than a
+ * branch. The same guarantee as `crypto.timingSafeEqual` without first decoding both strings into
+ * buffers, which cost ≈ 1.7 µs of every authenticated request (bench/README.md, api-throughput).
+ * Only the length, which is public (64 for SHA-256), ends it early.
+ */
 export function digestsEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }
 
 export function redactApiKey(mode: KeyMode, last4: string): string {

@@ -16,11 +16,17 @@ import type { Serializer } from './serializer.js';
  */
 export class JsonRepresentation {
   #encoded: Partial<Record<JsonEncoding, Promise<Buffer>>> = {};
+  #utf8: Buffer | undefined;
 
   constructor(
     readonly json: string,
     readonly etag: string,
   ) {}
+
+  /** The JSON as UTF-8 bytes, encoded on first use and kept: a cached read is measured and encoded once. */
+  get utf8(): Buffer {
+    return (this.#utf8 ??= Buffer.from(this.json));
+  }
 
   /**
    * The JSON compressed with `encoding`, made on first use (in libuv's thread pool, off the event

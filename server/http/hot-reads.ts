@@ -88,18 +88,16 @@ export function hotReads(routes: readonly MountedRoute[], { service, config, ser
       return handOn(ctx, next, decision);
     }
     if (!(result instanceof JsonRepresentation)) return handOn(ctx, next, decision);
-    let bytes = Buffer.byteLength(result.json);
-    const encoding = encodingFor(ctx, bytes);
-    let body: string | Buffer = result.json;
+    let body = result.utf8;
+    const encoding = encodingFor(ctx, body.length);
     if (encoding !== undefined) {
       try {
         body = await result.encoded(encoding);
-        bytes = body.length;
       } catch {
         return handOn(ctx, next, decision);
       }
     }
-    send(ctx, found.hot, result, { body, bytes, encoding }, decision, service.ids.next('req'));
+    send(ctx, found.hot, result, { body, encoding }, decision, service.ids.next('req'));
   };
 }
 
@@ -138,7 +136,7 @@ function send(
   ctx: Context,
   { template }: HotRoute,
   representation: JsonRepresentation,
-  { body, bytes, encoding }: { body: string | Buffer; bytes: number; encoding: JsonEncoding | undefined },
+  { body, encoding }: { body: Buffer; encoding: JsonEncoding | undefined },
   decision: RateDecision | undefined,
   requestId: string,
 ): void {
@@ -150,7 +148,7 @@ function send(
   add(SECURITY_HEADERS);
   if (origin) add(corsHeaders(origin));
   if (decision !== undefined) add(rateLimitHeaders(decision));
-  headers.push('ETag', representation.etag, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(bytes));
+  headers.push('ETag', representation.etag, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length));
   if (encoding !== undefined) headers.push('Content-Encoding', encoding);
   // What the request observer reads: the route label, the status and the request id of the log line.
   (ctx as { _matchedRoute?: string })._matchedRoute = template;

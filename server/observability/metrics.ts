@@ -1,9 +1,10 @@
-import type { Counter, Histogram, Registry } from 'prom-client';
+import type { Counter, Histogram, Metric, Registry } from 'prom-client';
 import type * as PromClient from 'prom-client';
 import { ServiceError, importOptional, MissingOptionalPackageError } from '../../core/index.js';
 import type { Telemetry } from '../../core/index.js';
 import type { Transport } from '../edge/connection-gate.js';
 import { Transports } from '../edge/connection-gate.js';
+import { RequestSeries } from './request-series.js';
 
 /** Buckets of request latency, seconds: cache hits to slow streams. */
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -38,8 +39,8 @@ export interface MetricSources {
 export class Metrics implements Telemetry {
   /** Undefined when prom-client is not installed: then every observation is dropped. */
   readonly registry: Registry | undefined;
-  readonly #requests?: Counter<'method' | 'route' | 'status'>;
-  readonly #requestSeconds?: Histogram<'method' | 'route' | 'status'>;
+  /** `http_requests_total` and `http_request_duration_seconds`: the one per-request observation. */
+  readonly #requests = new RequestSeries(HTTP_BUCKETS);
   readonly #vendorSeconds?: Histogram<'kind' | 'provider' | 'outcome'>;
   readonly #vendorErrors?: Counter<'kind' | 'provider'>;
   readonly #firstToken?: Histogram<'provider'>;
@@ -53,14 +54,14 @@ export class Metrics implements Telemetry {
     this.registry = new Registry();
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
-    this.#requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route template and status', labelNames: ['method', 'route', 'status'], registers });
-    this.#requestSeconds = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from request to the end of the response (of the whole stream for SSE), by route template and status',
-      labelNames: ['method', 'route', 'status'],
-      buckets: HTTP_BUCKETS,
-      registers,
-    });
+    // Formatted by the registry like its own metrics (prom-client reads any object with `get`).
+    this.registry.registerMetric(this.#requests.counter('http_requests_total', 'HTTP requests answered, by route template and status') as unknown as Metric);
+    this.registry.registerMetric(
+      this.#requests.histogram(
+        'http_request_duration_seconds',
+        'Time from request to the end of the response (of the whole stream for SSE), by route template and status',
+      ) as unknown as Metric,
+    );
     this.#vendorSeconds = new Histogram({
       name: 'vendor_call_duration_seconds',
       help: 'AI completions (whole stream) and speech syntheses (one clip), by kind (ai, speech), provider and outcome',
@@ -116,9 +117,7 @@ export class Metrics implements Telemetry {
   }
 
   request(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.#requests?.inc(labels);
-    this.#requestSeconds?.observe(labels, seconds);
+    if (this.registry !== undefined) this.#requests.observe(method, route, status, seconds);
   }
 
   vendorCall({ kind, provider, seconds, outcome }: Parameters<Telemetry['vendorCall']>[0]): void {

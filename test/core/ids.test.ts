@@ -32,4 +32,14 @@ describe('createIdGenerator', () => {
     const second = ids.next('conv');
     assert.notEqual(first.slice(15), second.slice(15), 'the random parts differ');
   });
+
+  it('writes the millisecond of the clock in the first ten characters, for every prefix', () => {
+    const clock = new ManualClock(Date.UTC(2026, 10, 26, 16, 31, 15, 42));
+    const ids = createIdGenerator(clock);
+    const decode = (id: string) => [...id.slice(id.indexOf('_') + 1, id.indexOf('_') + 11)].reduce((time, c) => time * 32 + '0123456789abcdefghjkmnpqrstvwxyz'.indexOf(c), 0);
+    for (const step of [0, 0, 1, 31, 1024, 86_400_000]) {
+      clock.advance(step);
+      for (const prefix of ['conv', 'req', 'aud'] as const) assert.equal(decode(ids.next(prefix)), clock.now(), `${prefix} at ${clock.now()}`);
+    }
+  });
 });
