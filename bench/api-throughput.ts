@@ -15,7 +15,8 @@
  * figure is the server's CPU per request (process.cpuUsage of the server process over a load
  * phase ÷ the requests autocannon completed in it: steadier than req/s on a shared machine, where
  * the load generator competes for the same cores) and req/s. Rounds alternate between the
- * targets so machine noise hits all alike; ratios are of medians.
+ * targets so machine noise hits all alike; ratios are given both as the ratio of medians and as
+ * the median of each round's ratio (a pair measured back to back).
  *
  *   npm run build && node dist/bench/api-throughput.js [--rounds 5] [--seconds 5] [--connections 50]
  */
@@ -229,21 +230,26 @@ async function main(): Promise<void> {
       const again = await snapshotOf(cached.port, conversationPath, cached.headers);
       if (first.body !== again.body || first.body.length === 0) throw new Error(`the cached app answered ${conversationPath} differently from the cache`);
     }
+    // In this order, each pair a target ratio compares is measured back to back (bare Koa and the
+    // cached app, the cached app and its 200-message read, the reference and the app), and every
+    // other round runs the list backwards: a slow phase of the machine, which lasts seconds, falls
+    // on both sides of a pair and on each side first as often.
     const targets: Record<string, Target> = {
-      koa: { server: koa, path: '/', headers: {} },
       floor: { server: floor, path, headers: {} },
+      koa: { server: koa, path: '/', headers: {} },
+      app_cached: { server: cachedApp, path: cached.path, headers: cached.headers },
+      app_cached_200: { server: cachedApp, path: cached.longPath, headers: cached.headers },
       reference: { server: reference, path, headers },
       app: { server: app, path, headers },
-      app_cached: { server: cachedApp, path: cached.path, headers: cached.headers },
-      reference_200: { server: reference, path: longPath, headers },
-      app_200: { server: app, path: longPath, headers },
-      app_cached_200: { server: cachedApp, path: cached.longPath, headers: cached.headers },
       app_page_20_of_200: { server: app, path: pagePath, headers },
+      app_200: { server: app, path: longPath, headers },
+      reference_200: { server: reference, path: longPath, headers },
     };
     for (const [name, target] of Object.entries(targets)) await measure(name, target, 1, connections); // warm-up
     const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, [] as Sample[]]));
     for (let round = 0; round < rounds; round++) {
-      for (const [name, target] of Object.entries(targets)) samples[name]!.push(await measure(name, target, seconds, connections));
+      const order = round % 2 === 0 ? Object.entries(targets) : Object.entries(targets).reverse();
+      for (const [name, target] of order) samples[name]!.push(await measure(name, target, seconds, connections));
       console.error(`round ${round + 1}: ${Object.entries(samples).map(([name, list]) => `${name} ${list.at(-1)!.cpu.toFixed(1)} µs ${list.at(-1)!.rps.toFixed(0)}/s`).join(', ')}`);
     }
     const cpu = (name: string) => median(samples[name]!.map((s) => s.cpu));
