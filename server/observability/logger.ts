@@ -71,15 +71,12 @@ class TurnBatchedLines implements DestinationStream {
  * server.
  */
 function writeAll(fd: number, text: string): void {
-  let left: string | Buffer = text;
-  let size = Buffer.byteLength(text);
-  for (let attempts = 0; size > 0 && attempts < 1_000; ) {
+  // Encoded once (writing a string would encode it anyway, and its length in bytes is needed).
+  let left = Buffer.from(text);
+  for (let attempts = 0; left.length > 0 && attempts < 1_000; ) {
     try {
-      const written = typeof left === 'string' ? writeSync(fd, left) : writeSync(fd, left);
-      if (written === size) return;
-      // A part was taken: go on from the byte it stopped at.
-      left = (typeof left === 'string' ? Buffer.from(left) : left).subarray(written);
-      size -= written;
+      // A part may be taken: go on from the byte it stopped at.
+      left = left.subarray(writeSync(fd, left));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
       attempts++;
