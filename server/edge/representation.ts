@@ -16,16 +16,20 @@ import type { Serializer } from './serializer.js';
  */
 export class JsonRepresentation {
   #encoded: Partial<Record<JsonEncoding, Promise<Buffer>>> = {};
-  #utf8: Buffer | undefined;
+  #byteLength: number | undefined;
 
   constructor(
     readonly json: string,
     readonly etag: string,
   ) {}
 
-  /** The JSON as UTF-8 bytes, encoded on first use and kept: a cached read is measured and encoded once. */
-  get utf8(): Buffer {
-    return (this.#utf8 ??= Buffer.from(this.json));
+  /**
+   * The JSON's length in UTF-8 bytes (its `Content-Length`), counted on first use and kept: a
+   * cached read is counted once. (Keeping the encoded bytes instead saved a cached read ≈ 1 µs
+   * but cost every uncached read ≈ 5 µs more than counting and letting the socket encode.)
+   */
+  get byteLength(): number {
+    return (this.#byteLength ??= Buffer.byteLength(this.json));
   }
 
   /**

@@ -11,7 +11,7 @@ import { encodingFor } from './compression.js';
 import { corsHeaders } from './cors.js';
 import type { MountedRoute } from './mount-routes.js';
 import { rateLimitHeaders } from './rate-limit.js';
-import type { Route } from './route.js';
+import type { HandlerFailure, Route } from './route.js';
 import { isRateLimited } from './route.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
@@ -46,8 +46,9 @@ interface HotRoute {
  * `Vary`, `X-RateLimit-*`, `ETag`, the representation compressed once). Whatever is not a plain
  * 200 — HEAD, `If-None-Match`, a refused credential, a refused rate decision, invalid input, an
  * error of the handler (404…) — goes down the pipeline, which answers it in full; a rate
- * decision already made goes with it (`ctx.state.rateDecision`), so no request is counted twice.
- * (The handler then runs again there: failures cost two reads, successes one.) Only where a
+ * decision already made goes with it (`ctx.state.rateDecision`), so no request is counted twice,
+ * and so does a failure of the handler (`ctx.state.handlerFailure`), so no read is made twice:
+ * the pipeline answers the failure without running the handler again. Only where a
  * success body is the resource itself (the flat style): envelope bodies carry the request id.
  *
  * Mounted inside the request observer, so lane answers are counted and logged like the others.
@@ -79,25 +80,35 @@ export function hotReads(routes: readonly MountedRoute[], { service, config, ser
       return next(); // refused or failed before anything was counted: the pipeline decides again
     }
     if (decision !== undefined && !decision.allowed) return handOn(ctx, next, decision);
+    let params: unknown;
+    let query: unknown;
+    try {
+      params = route.params ? route.params.parse(found.params, '') : undefined;
+      query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
+    } catch {
+      return handOn(ctx, next, decision); // the pipeline refuses the same input with the same error
+    }
     let result: unknown;
     try {
-      const params = route.params ? route.params.parse(found.params, '') : undefined;
-      const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
       result = await route.handle({ params, query, body: undefined, files: {}, principal, ctx, service, config, connections });
-    } catch {
+    } catch (error) {
+      // The handler ran once: the pipeline answers its failure (404…) instead of running it again.
+      ctx.state.handlerFailure = { route, error } satisfies HandlerFailure;
       return handOn(ctx, next, decision);
     }
     if (!(result instanceof JsonRepresentation)) return handOn(ctx, next, decision);
-    let body = result.utf8;
-    const encoding = encodingFor(ctx, body.length);
+    let body: string | Buffer = result.json;
+    let bytes = result.byteLength;
+    const encoding = encodingFor(ctx, bytes);
     if (encoding !== undefined) {
       try {
         body = await result.encoded(encoding);
+        bytes = body.length;
       } catch {
         return handOn(ctx, next, decision);
       }
     }
-    send(ctx, found.hot, result, { body, encoding }, decision, service.ids.next('req'));
+    send(ctx, found.hot, result, { body, bytes, encoding }, decision, service.ids.next('req'));
   };
 }
 
@@ -136,7 +147,7 @@ function send(
   ctx: Context,
   { template }: HotRoute,
   representation: JsonRepresentation,
-  { body, encoding }: { body: Buffer; encoding: JsonEncoding | undefined },
+  { body, bytes, encoding }: { body: string | Buffer; bytes: number; encoding: JsonEncoding | undefined },
   decision: RateDecision | undefined,
   requestId: string,
 ): void {
@@ -148,7 +159,7 @@ function send(
   add(SECURITY_HEADERS);
   if (origin) add(corsHeaders(origin));
   if (decision !== undefined) add(rateLimitHeaders(decision));
-  headers.push('ETag', representation.etag, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length));
+  headers.push('ETag', representation.etag, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(bytes));
   if (encoding !== undefined) headers.push('Content-Encoding', encoding);
   // What the request observer reads: the route label, the status and the request id of the log line.
   (ctx as { _matchedRoute?: string })._matchedRoute = template;

@@ -9,7 +9,7 @@ import { authenticate } from './authenticate.js';
 import { jsonBody } from './json-body.js';
 import { multipartBody } from './multipart-body.js';
 import { applyRateLimit } from './rate-limit.js';
-import type { Route } from './route.js';
+import type { HandlerFailure, Route } from './route.js';
 import { isRateLimited } from './route.js';
 import { encodingFor } from './compression.js';
 import type { Serializer } from '../edge/serializer.js';
@@ -58,6 +58,9 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
       const query = route.query ? route.query.parse({ ...ctx.query }, '') : undefined;
       const body = bodySchema ? bodySchema.parse(serializer.request(shallow(ctx.state.body ?? {})), '') : undefined;
       const files = (ctx.state.uploads ?? {}) as Record<string, Uint8Array>;
+      // A handler the hot-read lane already ran for this request and that failed there: its error, not a second run.
+      const failed = ctx.state.handlerFailure as HandlerFailure | undefined;
+      if (failed?.route === route) throw failed.error;
       const result = await route.handle({ params, query, body, files, principal, ctx, service, config, connections });
       if (result === undefined) return;
       if (result instanceof JsonRepresentation) {
@@ -71,7 +74,7 @@ export function mountRoutes(routes: readonly MountedRoute[], { service, config, 
         ctx.type = 'application/json';
         const body = serializer.successJson(result.json, ctx.state.requestId as string);
         // The same bytes for every request: compressed once, with the representation.
-        const encoding = serializer.bodyIsResource ? encodingFor(ctx, Buffer.byteLength(body)) : undefined;
+        const encoding = serializer.bodyIsResource ? encodingFor(ctx, result.byteLength) : undefined;
         if (encoding === undefined) ctx.body = body;
         else {
           ctx.set('Content-Encoding', encoding);

@@ -79,6 +79,15 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   handle(input: RouteInput<P, Q, B>): Promise<unknown>;
 }
 
+/**
+ * A route's handler that already ran for this request in the hot-read lane and failed there
+ * (`ctx.state.handlerFailure`): the pipeline throws its error rather than run the handler again.
+ */
+export interface HandlerFailure {
+  route: Route;
+  error: unknown;
+}
+
 /** Whether a request to the route counts against a rate limit: every authenticated route, and the anonymous ones that store something. */
 export function isRateLimited(route: Route): boolean {
   return route.auth !== 'none' || route.limitAnonymous === true;

@@ -130,6 +130,28 @@ describe('hot-read lane', () => {
     assert.equal((await get(t.url, `/v1/conversations/${id}`, {})).status, 401);
   });
 
+  it('reads a conversation that is not found once, and answers 404 as the pipeline does', async () => {
+    const id = await create();
+    const conversations = t.service.conversations;
+    let reads = 0;
+    const read = conversations.getWithMessages;
+    conversations.getWithMessages = (...args) => {
+      reads++;
+      return read.apply(conversations, args);
+    };
+    try {
+      const answer = await get(t.url, `/v1/conversations/${id}`, { authorization: `Bearer ${t.otherKey}` });
+      assert.equal(answer.status, 404);
+      assert.equal(JSON.parse(answer.text).error.code, 'not_found');
+      assert.equal(reads, 1, 'the lane ran the handler; the pipeline answered its failure without a second read');
+      reads = 0;
+      assert.equal((await get(t.url, `/v1/conversations/${id}`, { authorization: `Bearer ${t.key}` })).status, 200);
+      assert.equal(reads, 1, 'the owner, uncached: one read');
+    } finally {
+      conversations.getWithMessages = read;
+    }
+  });
+
   it('serves a session token its own conversation only', async () => {
     const minted = await t.request('/v1/sessions', { method: 'POST', json: {} });
     const session = (await minted.json()) as { token: string; conversation_id: string };
