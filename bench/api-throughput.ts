@@ -18,7 +18,7 @@
  * targets so machine noise hits all alike; ratios are given both as the ratio of medians and as
  * the median of each round's ratio (a pair measured back to back).
  *
- *   npm run build && node dist/bench/api-throughput.js [--rounds 5] [--seconds 5] [--connections 50]
+ *   npm run build && node dist/bench/api-throughput.js [--rounds 9] [--seconds 3] [--connections 50]
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -196,8 +196,8 @@ async function main(): Promise<void> {
   }
   const { values } = parseArgs({
     options: {
-      rounds: { type: 'string', default: '5' },
-      seconds: { type: 'string', default: '5' },
+      rounds: { type: 'string', default: '9' },
+      seconds: { type: 'string', default: '3' },
       connections: { type: 'string', default: '50' },
       profile: { type: 'string' },
     },
